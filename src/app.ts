@@ -1,0 +1,55 @@
+import { Router, type IRequest } from 'itty-router';
+import { addHelloRoute } from './hello.ts';
+import { DEFAULT_APP_CONFIG, type AppConfig } from './config.ts';
+import { isApiPath } from './http/cors.ts';
+import { HttpProblem } from './http/problem.ts';
+import { Responses, type ResponseClass } from './http/responses.ts';
+import { addStaticRoutes, type AssetSource } from './http/static-files.ts';
+import { MemoryTodoStore, type TodoStore } from './todos/store.ts';
+import { addTodoRoutes } from './todos/routes.ts';
+
+export interface AppOptions {
+  readonly config?: AppConfig;
+  readonly store?: TodoStore;
+  /** The files of `public/`; without them every page path is 404. */
+  readonly assets?: AssetSource;
+  /** The `Response` class to build with; the global one unless the host has a faster one. */
+  readonly Response?: ResponseClass;
+  /** Where unexpected exceptions go; the client only ever sees a generic 500. */
+  readonly reportError?: (error: unknown, request: Request) => void;
+}
+
+export interface App {
+  readonly fetch: (request: Request) => Promise<Response>;
+  readonly store: TodoStore;
+}
+
+/** The whole service as one web-standard `fetch(Request)` handler, for any host. */
+export function createApp(options: AppOptions = {}): App {
+  const config = options.config ?? DEFAULT_APP_CONFIG;
+  const store = options.store ?? new MemoryTodoStore();
+  const responses = new Responses(options.Response ?? Response);
+  const reportError = options.reportError ?? ((error) => console.error(error));
+
+  const answerError = (error: unknown, request: Request): Response => {
+    const api = isApiPath(new URL(request.url).pathname);
+    if (error instanceof HttpProblem) return responses.problem(error, api);
+    reportError(error, request);
+    const failure = new HttpProblem(500, 'The server could not answer this request. Try again.');
+    return responses.problem(failure, api);
+  };
+
+  // HEAD is routed like GET; its body is dropped here, errors included.
+  const dropBodyOfHead = (response: Response, request: IRequest) =>
+    request.method === 'HEAD' ? responses.headOf(response) : response;
+
+  const router = Router({ catch: answerError, finally: [dropBodyOfHead] });
+  addTodoRoutes(router, { store, limits: config.limits, responses });
+  addHelloRoute(router, responses);
+  router.all('/api/*', () => {
+    throw new HttpProblem(404, 'There is no such API route; the to-dos are at /api/todos.');
+  });
+  addStaticRoutes(router, options.assets, responses);
+
+  return { fetch: (request) => router.fetch(request), store };
+}

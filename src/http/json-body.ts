@@ -1,0 +1,79 @@
+import { HttpProblem } from './problem.ts';
+
+/** Refuses, with 415, a request whose body is not declared as JSON. */
+export function requireJsonMediaType(request: Request): void {
+  const declared = request.headers.get('content-type');
+  const mediaType = declared?.split(';', 1)[0]?.trim().toLowerCase();
+  if (mediaType !== 'application/json') {
+    throw new HttpProblem(
+      415,
+      declared
+        ? `Content-Type "${declared}" is not accepted; send the body as application/json.`
+        : 'The request has no Content-Type; send the body as application/json.',
+    );
+  }
+}
+
+/**
+ * Reads the body as a JSON object, refusing with 413 as soon as it passes `maxBytes`: the
+ * declared Content-Length is believed only when it is too large, so a lying or absent one
+ * never lets more than `maxBytes` be read.
+ */
+export async function readJsonObject(
+  request: Request,
+  maxBytes: number,
+): Promise<Record<string, unknown>> {
+  const text = decodeUtf8(await readAtMost(request, maxBytes));
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new HttpProblem(400, `The body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new HttpProblem(400, 'The body must be a JSON object, such as {"title":"Buy milk"}.');
+  }
+  return value as Record<string, unknown>;
+}
+
+function tooLarge(maxBytes: number): HttpProblem {
+  return new HttpProblem(413, `The body is larger than the limit of ${maxBytes} bytes.`);
+}
+
+async function readAtMost(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  if (request.body === null) return new Uint8Array(0);
+
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    throw new HttpProblem(400, 'The body is not valid UTF-8.');
+  }
+}

@@ -1,0 +1,58 @@
+import { API_CORS_HEADERS } from './cors.ts';
+import type { HttpProblem } from './problem.ts';
+
+/**
+ * The `Response` class the handler builds with. A host may hand over its own: on Node,
+ * @whatwg-node/server writes its own class straight to the socket, while the global one
+ * has to be read back through a web stream.
+ */
+export type ResponseClass = typeof Response;
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
+const TEXT_TYPE = 'text/plain; charset=utf-8';
+
+const API_HEADERS = { ...API_CORS_HEADERS, 'cache-control': 'no-store' } as const;
+
+type HeaderRecord = Readonly<Record<string, string>>;
+
+/** Makes every response of the handler, so headers are decided in one place. */
+export class Responses {
+  constructor(private readonly ResponseImpl: ResponseClass) {}
+
+  /** A JSON answer under `/api/`, `body` already serialised. */
+  apiJson(status: number, body: string, headers?: HeaderRecord): Response {
+    return new this.ResponseImpl(body, {
+      status,
+      headers: { 'content-type': JSON_TYPE, ...API_HEADERS, ...headers },
+    });
+  }
+
+  /** A body-less answer under `/api/` (204, 304). */
+  apiEmpty(status: number, headers?: HeaderRecord): Response {
+    return new this.ResponseImpl(null, { status, headers: { ...API_HEADERS, ...headers } });
+  }
+
+  problem(problem: HttpProblem, api: boolean): Response {
+    const headers = api
+      ? { 'content-type': PROBLEM_TYPE, ...API_HEADERS, ...problem.headers }
+      : { 'content-type': PROBLEM_TYPE, 'cache-control': 'no-store', ...problem.headers };
+    return new this.ResponseImpl(JSON.stringify(problem), { status: problem.status, headers });
+  }
+
+  text(status: number, body: string): Response {
+    return new this.ResponseImpl(body, { status, headers: { 'content-type': TEXT_TYPE } });
+  }
+
+  bytes(status: number, body: Uint8Array, headers: HeaderRecord): Response {
+    return new this.ResponseImpl(body as Uint8Array<ArrayBuffer>, { status, headers });
+  }
+
+  /** The answer to HEAD: the GET answer's status and headers, its length, and no body. */
+  async headOf(response: Response): Promise<Response> {
+    if (response.body === null) return response;
+    const length = (await response.arrayBuffer()).byteLength;
+    const headers = { ...Object.fromEntries(response.headers), 'content-length': String(length) };
+    return new this.ResponseImpl(null, { status: response.status, headers });
+  }
+}

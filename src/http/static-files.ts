@@ -1,0 +1,100 @@
+import type { IRequest, RouterType } from 'itty-router';
+import { HttpProblem } from './problem.ts';
+import type { Responses } from './responses.ts';
+
+/**
+ * The files of `public/`, as the host can read them. `path` is relative and `/`-separated,
+ * and has already passed `assetPathOf`; a host still keeps every read inside its folder.
+ */
+export interface AssetSource {
+  read(path: string): Promise<Uint8Array | undefined>;
+}
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  html: 'text/html; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  mjs: 'text/javascript; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+  map: 'application/json; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  ico: 'image/x-icon',
+  webmanifest: 'application/manifest+json',
+  woff2: 'font/woff2',
+};
+
+const PAGE_HEADERS = {
+  'cache-control': 'no-cache',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+} as const;
+
+/** The page runs only its own files: no inline script, no other origin. */
+const HTML_HEADERS = {
+  ...PAGE_HEADERS,
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; " +
+    "frame-ancestors 'none'",
+} as const;
+
+/**
+ * The file a URL path names, or undefined when the path could leave `public/` or name a
+ * hidden file: every segment is decoded and refused if it is empty, `.`, `..`, starts with a
+ * dot, or hides a separator (`%2f`, `%5c`) or a NUL.
+ */
+export function assetPathOf(pathname: string): string | undefined {
+  const segments = pathname.split('/').slice(1);
+  if (segments.at(-1) === '') segments[segments.length - 1] = 'index.html';
+  const decoded: string[] = [];
+  for (const segment of segments) {
+    let name: string;
+    try {
+      name = decodeURIComponent(segment);
+    } catch {
+      return undefined;
+    }
+    if (name === '' || name.startsWith('.') || /[/\\\0]/.test(name)) return undefined;
+    decoded.push(name);
+  }
+  return decoded.join('/');
+}
+
+function contentTypeOf(path: string): string {
+  const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
+  return CONTENT_TYPES[extension] ?? 'application/octet-stream';
+}
+
+/** Serves `public/` for GET and HEAD; other methods on a file that exists answer 405. */
+export function addStaticRoutes(
+  router: RouterType,
+  assets: AssetSource | undefined,
+  responses: Responses,
+): void {
+  const find = async (request: IRequest) => {
+    const path = assetPathOf(new URL(request.url).pathname);
+    const bytes = path === undefined ? undefined : await assets?.read(path);
+    return bytes === undefined ? undefined : { path: path!, bytes };
+  };
+
+  const serve = async (request: IRequest) => {
+    const file = await find(request);
+    if (file === undefined) throw new HttpProblem(404, 'Nothing is here.');
+    const headers = file.path.endsWith('.html') ? HTML_HEADERS : PAGE_HEADERS;
+    return responses.bytes(200, file.bytes, {
+      ...headers,
+      'content-type': contentTypeOf(file.path),
+    });
+  };
+
+  const refuse = async (request: IRequest) => {
+    if ((await find(request)) === undefined) throw new HttpProblem(404, 'Nothing is here.');
+    throw new HttpProblem(405, `${request.method} is not allowed here; use GET, HEAD.`, undefined, {
+      allow: 'GET, HEAD',
+    });
+  };
+
+  router.get('*', serve).head('*', serve).all('*', refuse);
+}

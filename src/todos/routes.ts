@@ -1,0 +1,121 @@
+import type { IRequest, RouterType } from 'itty-router';
+import type { AppConfig } from '../config.ts';
+import { preflightHeaders } from '../http/cors.ts';
+import { etagOf, ifMatch, noneMatch } from '../http/etag.ts';
+import { readJsonObject, requireJsonMediaType } from '../http/json-body.ts';
+import { HttpProblem } from '../http/problem.ts';
+import type { Responses } from '../http/responses.ts';
+import { methodNotAllowed } from '../http/routing.ts';
+import type { StoredTodo, TodoStore } from './store.ts';
+import { parseTodoFields, type BodyIntent } from './validate.ts';
+
+const COLLECTION = '/api/todos';
+const ITEM = '/api/todos/:id';
+const CREATE: BodyIntent = { kind: 'create' };
+
+export interface TodoRouteDeps {
+  readonly store: TodoStore;
+  readonly limits: AppConfig['limits'];
+  readonly responses: Responses;
+}
+
+/** The to-do API: CONTRACT.md sections Items, Request bodies and HTTP details. */
+export function addTodoRoutes(router: RouterType, { store, limits, responses }: TodoRouteDeps) {
+  // The list's ETag is the store's version, so its JSON only needs making once per change.
+  let listCache = { version: '', body: '' };
+  const collectionPreflight = preflightHeaders('GET, POST, OPTIONS');
+  const itemPreflight = preflightHeaders('PUT, DELETE, OPTIONS');
+
+  const itemResponse = (status: number, stored: StoredTodo, headers?: Record<string, string>) =>
+    responses.apiJson(status, JSON.stringify(stored.todo), {
+      etag: etagOf(stored.version),
+      ...headers,
+    });
+
+  const requireItem = (id: string): StoredTodo => {
+    const stored = store.get(id);
+    if (stored === undefined) throw new HttpProblem(404, 'No to-do has this id.');
+    return stored;
+  };
+
+  const requireIfMatch = (request: IRequest, stored: StoredTodo): void => {
+    if (!ifMatch(request.headers.get('if-match'), etagOf(stored.version))) {
+      throw new HttpProblem(
+        412,
+        'The to-do has changed since the version named in If-Match; fetch it again and retry.',
+      );
+    }
+  };
+
+  const readFields = async (request: IRequest, intent: BodyIntent) => {
+    const body = await readJsonObject(request, limits.maxBodyBytes);
+    const parsed = parseTodoFields(body, intent, limits.maxTitleLength);
+    if (!parsed.ok) {
+      const detail = parsed.errors.map((error) => error.detail).join(' ');
+      throw new HttpProblem(400, detail, parsed.errors);
+    }
+    return parsed.fields;
+  };
+
+  const listTodos = (request: IRequest) => {
+    const etag = etagOf(store.version);
+    if (!noneMatch(request.headers.get('if-none-match'), etag)) {
+      return responses.apiEmpty(304, { etag });
+    }
+    if (listCache.version !== store.version) {
+      listCache = { version: store.version, body: JSON.stringify(store.list()) };
+    }
+    return responses.apiJson(200, listCache.body, { etag });
+  };
+
+  const createTodo = async (request: IRequest) => {
+    requireJsonMediaType(request);
+    const fields = await readFields(request, CREATE);
+    if (store.size >= limits.maxItems) {
+      throw new HttpProblem(
+        507,
+        `The list is full: it holds the most items allowed, ${limits.maxItems}. Delete some first.`,
+      );
+    }
+    const created = store.create(fields);
+    return itemResponse(201, created, { location: `${COLLECTION}/${created.todo.id}` });
+  };
+
+  const getTodo = (request: IRequest) => {
+    const stored = requireItem(request.params.id!);
+    if (!noneMatch(request.headers.get('if-none-match'), etagOf(stored.version))) {
+      return responses.apiEmpty(304, { etag: etagOf(stored.version) });
+    }
+    return itemResponse(200, stored);
+  };
+
+  const replaceTodo = async (request: IRequest) => {
+    const id = request.params.id!;
+    const current = requireItem(id);
+    requireJsonMediaType(request);
+    requireIfMatch(request, current);
+    const fields = await readFields(request, { kind: 'replace', id });
+    // The body arrived asynchronously: the item may have changed or gone meanwhile.
+    requireIfMatch(request, requireItem(id));
+    return itemResponse(200, store.replace(id, fields)!);
+  };
+
+  const deleteTodo = (request: IRequest) => {
+    const id = request.params.id!;
+    requireIfMatch(request, requireItem(id));
+    return itemResponse(200, store.delete(id)!);
+  };
+
+  router
+    .get(COLLECTION, listTodos)
+    .head(COLLECTION, listTodos)
+    .post(COLLECTION, createTodo)
+    .options(COLLECTION, () => responses.apiEmpty(204, collectionPreflight))
+    .all(COLLECTION, methodNotAllowed('GET, HEAD, POST, OPTIONS'))
+    .get(ITEM, getTodo)
+    .head(ITEM, getTodo)
+    .put(ITEM, replaceTodo)
+    .delete(ITEM, deleteTodo)
+    .options(ITEM, () => responses.apiEmpty(204, itemPreflight))
+    .all(ITEM, methodNotAllowed('GET, HEAD, PUT, DELETE, OPTIONS'));
+}

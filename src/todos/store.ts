@@ -1,0 +1,113 @@
+import type { TodoChange, TodoChangeListener } from './changes.ts';
+import type { Todo, TodoFields } from './todo.ts';
+
+/** An item with the version of the list at which it last changed (its ETag). */
+export interface StoredTodo {
+  readonly todo: Todo;
+  readonly version: string;
+}
+
+/** The list, in creation order. Every successful change is announced to subscribers. */
+export interface TodoStore {
+  readonly size: number;
+  /** The version of the whole list: that of the last change, or the run's start. */
+  readonly version: string;
+  /** The id of this store's run; every version it hands out starts with it. */
+  readonly runId: string;
+  readonly subscriberCount: number;
+  list(): Todo[];
+  get(id: string): StoredTodo | undefined;
+  create(fields: TodoFields): StoredTodo;
+  replace(id: string, fields: TodoFields): StoredTodo | undefined;
+  delete(id: string): StoredTodo | undefined;
+  /** Returns the function that ends the subscription. */
+  subscribe(listener: TodoChangeListener): () => void;
+}
+
+export interface MemoryTodoStoreOptions {
+  runId?: string;
+  newId?: () => string;
+  /** Where a listener's exception goes; it never undoes the change or stops other listeners. */
+  reportError?: (error: unknown) => void;
+}
+
+/** The list in memory: a Map keeps insertion order, and replacing a value keeps its place. */
+export class MemoryTodoStore implements TodoStore {
+  readonly runId: string;
+  #sequence = 0;
+  readonly #items = new Map<string, StoredTodo>();
+  readonly #listeners = new Set<TodoChangeListener>();
+  readonly #newId: () => string;
+  readonly #reportError: (error: unknown) => void;
+
+  constructor(options: MemoryTodoStoreOptions = {}) {
+    this.runId = options.runId ?? crypto.randomUUID().slice(0, 8);
+    this.#newId = options.newId ?? (() => crypto.randomUUID());
+    this.#reportError = options.reportError ?? ((error) => console.error(error));
+  }
+
+  get size(): number {
+    return this.#items.size;
+  }
+
+  get version(): string {
+    return `${this.runId}.${this.#sequence}`;
+  }
+
+  get subscriberCount(): number {
+    return this.#listeners.size;
+  }
+
+  list(): Todo[] {
+    return Array.from(this.#items.values(), (stored) => stored.todo);
+  }
+
+  get(id: string): StoredTodo | undefined {
+    return this.#items.get(id);
+  }
+
+  create(fields: TodoFields): StoredTodo {
+    const id = this.#newId();
+    return this.#commit('created', { id, title: fields.title, completed: fields.completed });
+  }
+
+  replace(id: string, fields: TodoFields): StoredTodo | undefined {
+    if (!this.#items.has(id)) return undefined;
+    return this.#commit('updated', { id, title: fields.title, completed: fields.completed });
+  }
+
+  delete(id: string): StoredTodo | undefined {
+    const stored = this.#items.get(id);
+    if (stored === undefined) return undefined;
+    this.#items.delete(id);
+    this.#announce({ type: 'deleted', version: this.#nextVersion(), todo: stored.todo });
+    return stored;
+  }
+
+  subscribe(listener: TodoChangeListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #commit(type: 'created' | 'updated', todo: Todo): StoredTodo {
+    const stored: StoredTodo = { todo: Object.freeze(todo), version: this.#nextVersion() };
+    this.#items.set(todo.id, stored);
+    this.#announce({ type, version: stored.version, todo: stored.todo });
+    return stored;
+  }
+
+  #nextVersion(): string {
+    this.#sequence += 1;
+    return this.version;
+  }
+
+  #announce(change: TodoChange): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        this.#reportError(error);
+      }
+    }
+  }
+}
