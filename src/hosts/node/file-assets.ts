@@ -1,0 +1,22 @@
+import { readFile } from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
+import type { AssetSource } from '../../http/static-files.ts';
+
+const MISSING = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
+
+/** Reads `public/` from disk; a path that resolves outside `root` is never opened. */
+export function fileAssets(root: string): AssetSource {
+  const base = resolve(root);
+  return {
+    async read(path) {
+      const file = resolve(base, path);
+      if (!file.startsWith(base + sep)) return undefined;
+      try {
+        return await readFile(file);
+      } catch (error) {
+        if (MISSING.has((error as NodeJS.ErrnoException).code ?? '')) return undefined;
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { NODE_CONFIG_RULES, type Rule } from './config-rules.ts';
+import { DEFAULT_NODE_CONFIG, type NodeConfig } from './node-config.ts';
+
+/** Why the service did not start; every line names the file or variable and the key. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(problems.join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Reads `<configDir>/<profile>.yaml` over the defaults, then `PORT` and `HOST` from `env`.
+ * Every problem found is reported at once, and nothing is returned half-checked.
+ */
+export function loadConfig(configDir: string, profile: string, env: NodeJS.ProcessEnv): NodeConfig {
+  const file = join(configDir, `${profile}.yaml`);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError([`${file}: cannot be read (${(error as NodeJS.ErrnoException).code}).`]);
+  }
+
+  let document: unknown;
+  try {
+    document = parseYaml(text);
+  } catch (error) {
+    throw new ConfigError([`${file}: not valid YAML: ${(error as Error).message}`]);
+  }
+
+  const problems: string[] = [];
+  const merged = mergeChecked(
+    DEFAULT_NODE_CONFIG,
+    NODE_CONFIG_RULES,
+    document ?? {},
+    '',
+    (key, problem) => problems.push(`${file}: ${key ? `key "${key}"` : 'the file'} ${problem}`),
+  ) as NodeConfig;
+
+  const { headersTimeoutMs, requestTimeoutMs } = merged.server;
+  if (problems.length === 0 && headersTimeoutMs > requestTimeoutMs) {
+    problems.push(
+      `${file}: key "server.headersTimeoutMs" (${headersTimeoutMs}) must not exceed "server.requestTimeoutMs" (${requestTimeoutMs}).`,
+    );
+  }
+
+  const overrides = readEnvOverrides(env, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { ...merged, ...overrides };
+}
+
+type Rules = { readonly [key: string]: Rule | Rules };
+
+function isRule(rule: Rule | Rules): rule is Rule {
+  return typeof (rule as Rule).accepts === 'function';
+}
+
+function mergeChecked(
+  defaults: object,
+  rules: Rules,
+  value: unknown,
+  prefix: string,
+  report: (key: string, problem: string) => void,
+): object {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    report(prefix, 'must be a mapping of keys to values.');
+    return defaults;
+  }
+  const result: Record<string, unknown> = { ...defaults };
+  for (const [key, given] of Object.entries(value)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    const rule = Object.hasOwn(rules, key) ? rules[key] : undefined;
+    if (rule === undefined) {
+      report(
+        path,
+        `is not a setting; known keys${prefix ? ` under "${prefix}"` : ''}: ${Object.keys(rules).join(', ')}.`,
+      );
+    } else if (isRule(rule)) {
+      if (rule.accepts(given)) result[key] = given;
+      else report(path, `must be ${rule.expected}; it is ${JSON.stringify(given)}.`);
+    } else {
+      result[key] = mergeChecked(
+        (defaults as Record<string, object>)[key]!,
+        rule,
+        given,
+        path,
+        report,
+      );
+    }
+  }
+  return result;
+}
+
+function readEnvOverrides(env: NodeJS.ProcessEnv, problems: string[]): Partial<NodeConfig> {
+  const overrides: { host?: string; port?: number } = {};
+  if (env.PORT !== undefined) {
+    const port = /^\d{1,5}$/.test(env.PORT) ? Number(env.PORT) : NaN;
+    if (port <= 65535) overrides.port = port;
+    else
+      problems.push(
+        `environment variable PORT must be a port number from 0 to 65535; it is "${env.PORT}".`,
+      );
+  }
+  if (env.HOST !== undefined) {
+    if (env.HOST.trim() !== '') overrides.host = env.HOST;
+    else problems.push('environment variable HOST must not be empty.');
+  }
+  return overrides;
+}

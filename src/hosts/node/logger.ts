@@ -1,0 +1,61 @@
+import type { LogFormat, LogLevel } from './node-config.ts';
+
+type Fields = Readonly<Record<string, unknown>>;
+
+export interface Logger {
+  info(message: string, fields?: Fields): void;
+  warn(message: string, fields?: Fields): void;
+  error(message: string, fields?: Fields): void;
+  /** The one line each request gets. */
+  request(method: string, path: string, status: number, ms: number): void;
+}
+
+const RANK: Readonly<Record<LogLevel, number>> = {
+  debug: 10,
+  info: 20,
+  warn: 30,
+  error: 40,
+  silent: 99,
+};
+
+interface Sink {
+  write(line: string): unknown;
+}
+
+/** JSON lines for machines in prod, short readable lines in dev; errors go to stderr. */
+export function createLogger(
+  { level, format }: { level: LogLevel; format: LogFormat },
+  out: Sink = process.stdout,
+  err: Sink = process.stderr,
+): Logger {
+  const enabled = (at: LogLevel) => RANK[at] >= RANK[level];
+  const line =
+    format === 'json'
+      ? (at: LogLevel, msg: string, fields?: Fields) =>
+          JSON.stringify({ time: new Date().toISOString(), level: at, msg, ...fields }) + '\n'
+      : (at: LogLevel, msg: string, fields?: Fields) =>
+          `${new Date().toISOString().slice(11, 23)} ${at.padEnd(5)} ${msg}${prettyFields(fields)}\n`;
+
+  const emit = (at: LogLevel, msg: string, fields?: Fields) => {
+    if (enabled(at)) (at === 'error' ? err : out).write(line(at, msg, fields));
+  };
+
+  return {
+    info: (msg, fields) => emit('info', msg, fields),
+    warn: (msg, fields) => emit('warn', msg, fields),
+    error: (msg, fields) => emit('error', msg, fields),
+    request:
+      format === 'json'
+        ? (method, path, status, ms) =>
+            emit('info', 'request', { method, path, status, ms: Math.round(ms * 100) / 100 })
+        : (method, path, status, ms) =>
+            emit('info', `${method} ${path} ${status} ${ms.toFixed(1)}ms`),
+  };
+}
+
+function prettyFields(fields: Fields | undefined): string {
+  if (!fields) return '';
+  return Object.entries(fields)
+    .map(([key, value]) => (key === 'stack' ? `\n${String(value)}` : ` ${key}=${String(value)}`))
+    .join('');
+}

@@ -1,0 +1,37 @@
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from './load-config.ts';
+import { createLogger } from './logger.ts';
+import { parseProfile } from './profile.ts';
+import { PROJECT_ROOT, startNodeServer } from './server.ts';
+import { exitOnSignals } from './shutdown.ts';
+
+const profile = parseProfile(process.argv.slice(2));
+if (typeof profile !== 'string') {
+  console.error(profile.error);
+  process.exit(2);
+}
+
+const configDir = process.env.TODO_CONFIG_DIR ?? join(PROJECT_ROOT, 'config');
+let config;
+try {
+  config = loadConfig(configDir, profile, process.env);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(`The service did not start: its configuration is wrong.\n${error.message}`);
+  process.exit(1);
+}
+
+const logger = createLogger(config.log);
+try {
+  const running = await startNodeServer(config, logger);
+  logger.info(`listening on ${running.url}`, { profile });
+  exitOnSignals(running, logger);
+} catch (error) {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = code === 'EADDRINUSE' ? 'the port is in use' : (error as Error).message;
+  console.error(
+    `The service did not start: cannot listen on ${config.host}:${config.port}: ${reason}. ` +
+      `Set PORT or HOST, or change ${join(configDir, `${profile}.yaml`)}.`,
+  );
+  process.exit(1);
+}

@@ -1,0 +1,38 @@
+import { DEFAULT_APP_CONFIG, type AppConfig } from '../../config.ts';
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/** The Node host's configuration: the handler's, plus where to listen, logs and timeouts. */
+export interface NodeConfig extends AppConfig {
+  readonly host: string;
+  readonly port: number;
+  readonly log: { readonly level: LogLevel; readonly format: LogFormat };
+  readonly server: {
+    /** Time a client has to send all request headers (slow-header attacks). */
+    readonly headersTimeoutMs: number;
+    /** Time a client has to send the whole request, body included. */
+    readonly requestTimeoutMs: number;
+    /** How long an idle keep-alive connection is kept open. */
+    readonly keepAliveTimeoutMs: number;
+    readonly maxHeaderBytes: number;
+    /** How long shutdown waits for requests in flight before closing their connections. */
+    readonly shutdownTimeoutMs: number;
+  };
+}
+
+export const DEFAULT_NODE_CONFIG: NodeConfig = {
+  ...DEFAULT_APP_CONFIG,
+  host: '0.0.0.0',
+  port: 8080,
+  log: { level: 'info', format: 'json' },
+  server: {
+    headersTimeoutMs: 10000,
+    requestTimeoutMs: 30000,
+    keepAliveTimeoutMs: 5000,
+    maxHeaderBytes: 16384,
+    shutdownTimeoutMs: 10000,
+  },
+};
