@@ -1,0 +1,22 @@
+import { describe } from 'vitest';
+import type { TestHost } from '../support/hosts.ts';
+import { badBodiesSuite } from './bad-bodies.ts';
+import { bodyChecksSuite } from './body-checks.ts';
+import { corsSuite } from './cors.ts';
+import { errorsSuite } from './errors.ts';
+import { httpDetailsSuite } from './http-details.ts';
+import { itemsSuite } from './items.ts';
+import { otherRoutesSuite } from './other-routes.ts';
+
+/** The whole contract, written once; each host's test file runs it against that host. */
+export function conformanceSuite(host: TestHost): void {
+  describe(host.name, () => {
+    itemsSuite(host);
+    badBodiesSuite(host);
+    bodyChecksSuite(host);
+    httpDetailsSuite(host);
+    corsSuite(host);
+    errorsSuite(host);
+    otherRoutesSuite(host);
+  });
+}

@@ -1,0 +1,81 @@
+import { afterEach, beforeEach } from 'vitest';
+import { createApp } from '../../src/app.ts';
+import { DEFAULT_APP_CONFIG, type AppConfig } from '../../src/config.ts';
+import { fileAssets } from '../../src/hosts/node/file-assets.ts';
+import { createLogger } from '../../src/hosts/node/logger.ts';
+import { DEFAULT_NODE_CONFIG } from '../../src/hosts/node/node-config.ts';
+import { PROJECT_ROOT, startNodeServer } from '../../src/hosts/node/server.ts';
+import type { TodoStore } from '../../src/todos/store.ts';
+
+/** A running service that tests talk to through `fetch`, whatever hosts it. */
+export interface TestService {
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  limits?: Partial<AppConfig['limits']>;
+  store?: TodoStore;
+  /** Sees every unexpected error the service reports. */
+  reportError?: (error: unknown) => void;
+}
+
+/** One way of hosting the handler; the conformance suite runs once per host. */
+export interface TestHost {
+  readonly name: string;
+  start(options?: ServiceOptions): Promise<TestService>;
+}
+
+function appConfig(options: ServiceOptions): AppConfig {
+  return { ...DEFAULT_APP_CONFIG, limits: { ...DEFAULT_APP_CONFIG.limits, ...options.limits } };
+}
+
+export const inProcessHost: TestHost = {
+  name: 'in-process handler',
+  async start(options = {}) {
+    const app = createApp({
+      config: appConfig(options),
+      store: options.store,
+      assets: fileAssets(`${PROJECT_ROOT}public`),
+      reportError: options.reportError ?? (() => {}),
+    });
+    return {
+      fetch: (path, init) => app.fetch(new Request(new URL(path, 'http://localhost'), init)),
+      close: async () => {},
+    };
+  },
+};
+
+export const nodeHost: TestHost = {
+  name: 'Node host over HTTP',
+  async start(options = {}) {
+    const config = {
+      ...DEFAULT_NODE_CONFIG,
+      ...appConfig(options),
+      host: '127.0.0.1',
+      port: 0,
+      server: { ...DEFAULT_NODE_CONFIG.server, shutdownTimeoutMs: 1000 },
+    };
+    const logger = createLogger({ level: 'silent', format: 'json' });
+    const reporting = options.reportError
+      ? { ...logger, error: (_: string, fields?: object) => options.reportError!(fields) }
+      : logger;
+    const running = await startNodeServer(config, reporting, options.store);
+    return {
+      fetch: (path, init) => fetch(new URL(path, running.url), init),
+      close: () => running.close(),
+    };
+  },
+};
+
+/** A fresh service for every test of the enclosing `describe`, closed after it. */
+export function useService(host: TestHost, options?: ServiceOptions): () => TestService {
+  let service: TestService | undefined;
+  beforeEach(async () => {
+    service = await host.start(options);
+  });
+  afterEach(async () => {
+    await service?.close();
+  });
+  return () => service!;
+}
