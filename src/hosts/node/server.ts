@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServerAdapter, Response as AdapterResponse } from '@whatwg-node/server';
 import { createApp, type App } from '../../app.ts';
+import type { TodoStore } from '../../todos/store.ts';
 import { fileAssets } from './file-assets.ts';
 import type { Logger } from './logger.ts';
 import type { NodeConfig } from './node-config.ts';
@@ -21,9 +22,14 @@ export interface RunningServer {
 }
 
 /** Serves the handler on `node:http` through @whatwg-node/server. */
-export async function startNodeServer(config: NodeConfig, logger: Logger): Promise<RunningServer> {
+export async function startNodeServer(
+  config: NodeConfig,
+  logger: Logger,
+  store?: TodoStore,
+): Promise<RunningServer> {
   const app = createApp({
     config,
+    store,
     assets: fileAssets(PUBLIC_DIR),
     // The adapter writes its own Response class straight to the socket.
     Response: AdapterResponse as typeof Response,

@@ -1,0 +1,231 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { configDir, ServiceProcess } from '../support/service-process.ts';
+import { createServer } from 'node:net';
+
+const started: ServiceProcess[] = [];
+function start(args: string[] = [], env: Record<string, string> = {}): ServiceProcess {
+  const service = new ServiceProcess(args, env);
+  started.push(service);
+  return service;
+}
+afterEach(() => started.splice(0).forEach((service) => service.stop()));
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('starting the service', () => {
+  it('starts the prod profile when given no argument', async () => {
+    const service = start();
+    await service.url();
+    expect(JSON.parse(service.stdout.split('\n')[0]!)).toMatchObject({
+      level: 'info',
+      profile: 'prod',
+    });
+  });
+
+  it('serves the API once it says it is listening', async () => {
+    const response = await fetch(`${await start().url()}/api/todos`);
+    expect([response.status, await response.json()]).toEqual([200, []]);
+  });
+
+  it('starts the dev profile when given dev', async () => {
+    const service = start(['dev']);
+    await service.url();
+    expect(service.stdout).toMatch(/^\S+ info  listening on http:\/\/127\.0\.0\.1:\d+ profile=dev/);
+  });
+
+  it('listens on the PORT and HOST of the environment over the file', async () => {
+    const port = await freePort();
+    expect(await start([], { PORT: String(port), HOST: '127.0.0.1' }).url()).toBe(
+      `http://127.0.0.1:${port}`,
+    );
+  });
+
+  it('refuses an unknown argument, listing the profiles', async () => {
+    const service = start(['staging']);
+    expect((await service.exited).code).toBe(2);
+    expect(service.stderr).toContain('"staging"');
+    expect(service.stderr).toContain('dev, prod');
+  });
+
+  it('refuses more than one argument', async () => {
+    const service = start(['dev', 'prod']);
+    expect((await service.exited).code).toBe(2);
+    expect(service.stderr).toContain('dev, prod');
+  });
+});
+
+describe('configuration errors', () => {
+  const failsWith = async (
+    edit: string | ((shipped: string) => string),
+    env: Record<string, string> = {},
+  ) => {
+    const dir = configDir(edit);
+    const service = start([], { TODO_CONFIG_DIR: dir, ...env });
+    const { code } = await service.exited;
+    expect(code).toBe(1);
+    expect(service.stdout).not.toContain('listening');
+    return { stderr: service.stderr, file: `${dir}/prod.yaml` };
+  };
+
+  it('stops at an unknown key, naming the file and the key', async () => {
+    const { stderr, file } = await failsWith((yaml) => yaml.replace('maxItems:', 'maxItem:'));
+    expect(stderr).toContain(file);
+    expect(stderr).toContain('"limits.maxItem"');
+  });
+
+  it('stops at a value of the wrong type, naming the key and what it must be', async () => {
+    const { stderr, file } = await failsWith((yaml) => yaml.replace('port: 8080', 'port: eighty'));
+    expect(stderr).toContain(file);
+    expect(stderr).toMatch(/"port" must be an integer from 0 to 65535; it is "eighty"/);
+  });
+
+  it('stops at a nested value of the wrong type', async () => {
+    const { stderr } = await failsWith((yaml) => yaml.replace('format: json', 'format: xml'));
+    expect(stderr).toContain('"log.format" must be one of pretty, json');
+  });
+
+  it('stops at broken YAML, naming the file', async () => {
+    const { stderr, file } = await failsWith('limits:\n  maxItems: [1, 2\n');
+    expect(stderr).toContain(file);
+    expect(stderr).toContain('not valid YAML');
+  });
+
+  it('stops when the profile file is missing, naming it', async () => {
+    const dir = configDir('port: 1\n');
+    const service = start(['dev'], { TODO_CONFIG_DIR: dir });
+    expect((await service.exited).code).toBe(1);
+    expect(service.stderr).toContain(`${dir}/dev.yaml`);
+  });
+
+  it('stops when the file is not a mapping', async () => {
+    const { stderr } = await failsWith('- port\n- 8080\n');
+    expect(stderr).toContain('must be a mapping');
+  });
+
+  it('stops at a headers timeout longer than the request timeout, naming both keys', async () => {
+    const { stderr } = await failsWith((yaml) =>
+      yaml.replace('headersTimeoutMs: 10000', 'headersTimeoutMs: 60000'),
+    );
+    expect(stderr).toContain('"server.headersTimeoutMs"');
+    expect(stderr).toContain('"server.requestTimeoutMs"');
+  });
+
+  it('stops at a PORT that is not a port number, naming PORT', async () => {
+    const { stderr } = await failsWith((yaml) => yaml, { PORT: '80a' });
+    expect(stderr).toContain('PORT');
+  });
+
+  it('reports every problem of a file at once', async () => {
+    const { stderr } = await failsWith((yaml) =>
+      yaml.replace('port: 8080', 'port: -1').replace('maxItems:', 'items:'),
+    );
+    expect(stderr).toContain('"port"');
+    expect(stderr).toContain('"limits.items"');
+  });
+});
+
+describe('logs', () => {
+  it('writes one JSON line per request in prod, with method, path, status and milliseconds', async () => {
+    const service = start();
+    await fetch(`${await service.url()}/api/todos/nope?secret=1`);
+    const line = (await service.waitFor(/^.*"msg":"request".*$/m))[0];
+    expect(JSON.parse(line)).toMatchObject({
+      method: 'GET',
+      path: '/api/todos/nope',
+      status: 404,
+      ms: expect.any(Number),
+    });
+  });
+
+  it('writes one readable line per request in dev', async () => {
+    const service = start(['dev']);
+    await fetch(`${await service.url()}/hello`);
+    await service.waitFor(/ GET \/hello 200 \d+\.\dms$/m);
+  });
+});
+
+describe('shutdown', () => {
+  it('exits 0 on SIGTERM', async () => {
+    const service = start();
+    await service.url();
+    service.child.kill('SIGTERM');
+    expect((await service.exited).code).toBe(0);
+  });
+
+  it('exits 0 on SIGINT', async () => {
+    const service = start();
+    await service.url();
+    service.child.kill('SIGINT');
+    expect((await service.exited).code).toBe(0);
+  });
+
+  /** A create whose body arrives only when `release` is called, so it stays in flight. */
+  const slowCreate = async (url: string) => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(encoder.encode('{"title":'));
+        await released;
+        controller.enqueue(encoder.encode('"late"}'));
+        controller.close();
+      },
+    });
+    const response = fetch(`${url}/api/todos`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    response.catch(() => {});
+    // Give the request time to reach the server before anything else happens.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return { response, release };
+  };
+
+  it('lets a request in flight finish before exiting 0', async () => {
+    const service = start();
+    const { response, release } = await slowCreate(await service.url());
+    service.child.kill('SIGTERM');
+    await service.waitFor(/SIGTERM: shutting down/);
+    release();
+    expect((await response).status).toBe(201);
+    expect((await service.exited).code).toBe(0);
+  });
+
+  it('stops accepting connections once shutting down', async () => {
+    const service = start();
+    const url = await service.url();
+    const { release } = await slowCreate(url);
+    service.child.kill('SIGTERM');
+    await service.waitFor(/SIGTERM: shutting down/);
+    await expect(fetch(`${url}/hello`)).rejects.toThrow();
+    release();
+  });
+
+  it('closes a request that outlives the shutdown timeout and still exits 0', async () => {
+    const dir = configDir((yaml) =>
+      yaml.replace('shutdownTimeoutMs: 10000', 'shutdownTimeoutMs: 200'),
+    );
+    const service = start([], { TODO_CONFIG_DIR: dir });
+    await slowCreate(await service.url());
+    service.child.kill('SIGTERM');
+    expect((await service.exited).code).toBe(0);
+  });
+
+  it('exits at once on a second signal', async () => {
+    const service = start();
+    await slowCreate(await service.url());
+    service.child.kill('SIGTERM');
+    await service.waitFor(/SIGTERM: shutting down/);
+    service.child.kill('SIGTERM');
+    expect((await service.exited).code).toBe(143);
+  });
+});

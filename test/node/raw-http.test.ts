@@ -1,0 +1,88 @@
+import { Agent, get } from 'node:http';
+import { connect } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/hosts/node/logger.ts';
+import { DEFAULT_NODE_CONFIG, type NodeConfig } from '../../src/hosts/node/node-config.ts';
+import { startNodeServer, type RunningServer } from '../../src/hosts/node/server.ts';
+
+/**
+ * Sends `request` as raw bytes and resolves with everything the server sent until it closed.
+ * The socket is never half-closed: Node drops a request whose client has already sent FIN.
+ */
+function exchange(url: string, request: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(request));
+    let received = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+    socket.on('close', () => resolve(received));
+    socket.on('error', reject);
+  });
+}
+
+const silent = createLogger({ level: 'silent', format: 'json' });
+
+function serverConfig(server: Partial<NodeConfig['server']>): NodeConfig {
+  return {
+    ...DEFAULT_NODE_CONFIG,
+    host: '127.0.0.1',
+    port: 0,
+    server: { ...DEFAULT_NODE_CONFIG.server, ...server },
+  };
+}
+
+describe('the Node host on the wire', () => {
+  let running: RunningServer;
+  beforeEach(async () => {
+    running = await startNodeServer(
+      serverConfig({ headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 2000 }),
+      silent,
+    );
+  });
+  afterEach(() => running.close());
+
+  it.each(['/../package.json', '/%2e%2e/package.json', '/public/../../package.json'])(
+    'answers a raw request for %s with 404',
+    async (path) => {
+      const reply = await exchange(
+        running.url,
+        `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      );
+      expect(reply).toMatch(/^HTTP\/1\.1 404 /);
+      expect(reply).not.toContain('"name": "todo-fetch-service"');
+    },
+  );
+
+  it('advertises the configured keep-alive timeout', async () => {
+    const agent = new Agent({ keepAlive: true });
+    const keepAlive = await new Promise<unknown>((resolve, reject) =>
+      get(`${running.url}/hello`, { agent }, (response) => {
+        response.resume();
+        resolve(response.headers['keep-alive']);
+      }).on('error', reject),
+    );
+    agent.destroy();
+    expect(keepAlive).toBe('timeout=2');
+  });
+
+  it('cuts a client that never finishes its headers with 408', async () => {
+    const reply = await exchange(running.url, 'GET /hello HTTP/1.1\r\nHost: x\r\n');
+    expect(reply).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('cuts a client that never finishes its body with 408', async () => {
+    const reply = await exchange(
+      running.url,
+      'POST /api/todos HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"ti',
+    );
+    expect(reply).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('refuses request headers over the configured size with 431', async () => {
+    const reply = await exchange(
+      running.url,
+      `GET /hello HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20000)}\r\n\r\n`,
+    );
+    expect(reply).toMatch(/^HTTP\/1\.1 431 /);
+  });
+});

@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../src/hosts/node/server.ts';
+
+const ENTRY = join(PROJECT_ROOT, 'dist/hosts/node/main.js');
+
+/** The built service started as `npm start` starts it, in a child process. */
+export class ServiceProcess {
+  readonly child: ChildProcess;
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  constructor(args: string[], env: Record<string, string> = {}) {
+    this.child = spawn(process.execPath, [ENTRY, ...args], {
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (this.stdout += chunk));
+    this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
+    this.exited = new Promise((resolve) =>
+      this.child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+  }
+
+  /** Resolves with the first match of `pattern` in stdout, or rejects if the process ends first. */
+  async waitFor(pattern: RegExp): Promise<RegExpMatchArray> {
+    for (;;) {
+      const match = this.stdout.match(pattern);
+      if (match) return match;
+      const ended = await Promise.race([
+        this.exited.then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), 20)),
+      ]);
+      if (ended && !this.stdout.match(pattern)) {
+        throw new Error(`exited before ${pattern}; stdout: ${this.stdout} stderr: ${this.stderr}`);
+      }
+    }
+  }
+
+  /** The URL the service says it listens on. */
+  async url(): Promise<string> {
+    return (await this.waitFor(/listening on (http:\/\/[^\s"]+)/))[1]!;
+  }
+
+  stop(): void {
+    if (this.child.exitCode === null) this.child.kill('SIGKILL');
+  }
+}
+
+/** A config folder holding `prod.yaml` as given, or the shipped one with `edit` applied. */
+export function configDir(prodYaml: string | ((shipped: string) => string)): string {
+  const dir = mkdtempSync(join(tmpdir(), 'todo-config-'));
+  const shipped = readFileSync(join(PROJECT_ROOT, 'config/prod.yaml'), 'utf8');
+  writeFileSync(
+    join(dir, 'prod.yaml'),
+    typeof prodYaml === 'string' ? prodYaml : prodYaml(shipped),
+  );
+  return dir;
+}
