@@ -50,3 +50,54 @@ describe('the handler reading a body', () => {
     expect(pulled).toBe(false);
   });
 });
+
+describe('the handler reading a body under a lying Content-Length', () => {
+  it('refuses a body over the limit that declares itself small', async () => {
+    const app = createApp();
+    const response = await app.fetch(
+      new Request('http://localhost/api/todos', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': '10' },
+        body: JSON.stringify({ title: 'x'.repeat(20000) }),
+      }),
+    );
+    expect(response.status).toBe(413);
+    expect(await (await app.fetch(new Request('http://localhost/api/todos'))).json()).toEqual([]);
+  });
+});
+
+describe('the handler serving public/', () => {
+  /** An asset source that would serve anything, and remembers what it was asked for. */
+  function recordingAssets() {
+    const asked: string[] = [];
+    const assets = {
+      read: async (path: string) => {
+        asked.push(path);
+        return new TextEncoder().encode('secret');
+      },
+    };
+    return { asked, app: createApp({ assets }) };
+  }
+
+  it.each([
+    '/..%2fpackage.json',
+    '/..%5cpackage.json',
+    '/x/..%2f..%2fsecret',
+    '/.env',
+    '/.git/config',
+    '/a/.hidden/b.js',
+    '/index.html%00.css',
+    '/x//y',
+    '/%E0%A4%A',
+  ])('never asks the host for %s', async (path) => {
+    const { asked, app } = recordingAssets();
+    const response = await app.fetch(new Request(`http://localhost${path}`));
+    expect([response.status, asked]).toEqual([404, []]);
+  });
+
+  it('asks the host for a plain file by its decoded path', async () => {
+    const { asked, app } = recordingAssets();
+    await app.fetch(new Request('http://localhost/css/my%20app.css'));
+    expect(asked).toEqual(['css/my app.css']);
+  });
+});

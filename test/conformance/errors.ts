@@ -5,8 +5,12 @@ import { useService, type TestHost } from '../support/hosts.ts';
 
 /** A store whose every change fails, as a bug in it would. */
 class BrokenStore extends MemoryTodoStore {
+  constructor(private readonly failure = new Error('disk on fire at /srv/secret/store.ts:42')) {
+    super();
+  }
+
   override create(): never {
-    throw new Error('disk on fire at /srv/secret/store.ts:42');
+    throw this.failure;
   }
 }
 
@@ -18,6 +22,21 @@ export function errorsSuite(host: TestHost) {
     it('answers an unknown path with 404 as problem+json', async () => {
       const problem = await expectProblem(await api().fetch('/no/such/page'), 404);
       expect(problem.title).toBe('Not Found');
+    });
+
+    it('answers POST to a path that names nothing with 404', async () => {
+      await expectProblem(await api().fetch('/no/such/page', { method: 'POST' }), 404);
+    });
+
+    it.each([
+      [400, 'Bad Request', sendJson('POST', '{')],
+      [405, 'Method Not Allowed', { method: 'PATCH' }],
+      [413, 'Content Too Large', sendJson('POST', 'x'.repeat(20000))],
+      [415, 'Unsupported Media Type', { method: 'POST', body: new Uint8Array(2) }],
+    ])('titles a %i problem %j, its status phrase', async (status, title, init) => {
+      expect((await expectProblem(await api().fetch('/api/todos', init), status)).title).toBe(
+        title,
+      );
     });
 
     it('answers an unknown API path with 404 as problem+json', async () => {
@@ -79,6 +98,22 @@ export function errorsSuite(host: TestHost) {
       const response = await api().fetch('/api/todos', sendJson('POST', { title: 'a' }));
       const text = await response.text();
       expect(text).not.toMatch(/fire|secret|store\.ts|at |node_modules/);
+    });
+
+    it('gives every exception the same generic body', async () => {
+      const bodies: string[] = [];
+      for (const failure of [new TypeError('alpha'), new RangeError('beta')]) {
+        const service = await host.start({
+          store: new BrokenStore(failure),
+          reportError: () => {},
+        });
+        bodies.push(
+          await (await service.fetch('/api/todos', sendJson('POST', { title: 'a' }))).text(),
+        );
+        await service.close();
+      }
+      expect(bodies[0]).toBe(bodies[1]);
+      expect(bodies[0]).not.toMatch(/TypeError|RangeError|alpha|beta/);
     });
 
     it('puts CORS headers on a 500 under /api/', async () => {

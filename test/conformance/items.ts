@@ -22,7 +22,7 @@ export function itemsSuite(host: TestHost) {
       expect(body).toMatchObject({ title: 'Buy milk', completed: true });
     });
 
-    it('gives a new item a lowercase RFC 4122 UUID', async () => {
+    it('gives a new item a lowercase RFC 4122 version 4 UUID', async () => {
       const todo = await createTodo(api());
       expect(todo.id).toMatch(UUID);
     });

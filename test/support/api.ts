@@ -7,7 +7,7 @@ export interface TodoJson {
   completed: boolean;
 }
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 export const MISSING_ID = '00000000-0000-4000-8000-000000000000';
 
 /** A request with a JSON body, as a well-behaved client sends it. */
