@@ -101,3 +101,25 @@ describe('the handler serving public/', () => {
     expect(asked).toEqual(['css/my app.css']);
   });
 });
+
+describe('the handler reading a body that fails', () => {
+  it('answers a body stream that errors with 400 and reports nothing', async () => {
+    const reported: unknown[] = [];
+    const app = createApp({ reportError: (error) => reported.push(error) });
+    const broken = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"title":'));
+        controller.error(new Error('connection reset'));
+      },
+    });
+    const response = await app.fetch(
+      new Request('http://localhost/api/todos', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: broken,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect([response.status, reported]).toEqual([400, []]);
+  });
+});

@@ -49,7 +49,10 @@ async function readAtMost(request: Request, maxBytes: number): Promise<Uint8Arra
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      // The client went away or broke the framing: its failure, not the server's.
+      throw new HttpProblem(400, 'The body ended before it was complete.');
+    });
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
