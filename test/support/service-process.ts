@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../src/hosts/node/server.ts';
 
 const ENTRY = join(PROJECT_ROOT, 'dist/hosts/node/main.js');
+const NODE_FLAGS = ['--enable-source-maps'];
 
 /** The built service started as `npm start` starts it, in a child process. */
 export class ServiceProcess {
@@ -14,7 +15,7 @@ export class ServiceProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   constructor(args: string[], env: Record<string, string> = {}) {
-    this.child = spawn(process.execPath, [ENTRY, ...args], {
+    this.child = spawn(process.execPath, [...NODE_FLAGS, ENTRY, ...args], {
       env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
