@@ -4,9 +4,12 @@ import { DEFAULT_APP_CONFIG, type AppConfig } from './config.ts';
 import { isApiPath } from './http/cors.ts';
 import { HttpProblem } from './http/problem.ts';
 import { Responses, type ResponseClass } from './http/responses.ts';
+import { pathOf } from './http/routing.ts';
 import { addStaticRoutes, type AssetSource } from './http/static-files.ts';
 import { MemoryTodoStore, type TodoStore } from './todos/store.ts';
 import { addTodoRoutes } from './todos/routes.ts';
+
+export type ErrorReporter = (error: unknown, request?: Request) => void;
 
 export interface AppOptions {
   readonly config?: AppConfig;
@@ -16,10 +19,11 @@ export interface AppOptions {
   /** The `Response` class to build with; the global one unless the host has a faster one. */
   readonly Response?: ResponseClass;
   /** Where unexpected exceptions go; the client only ever sees a generic 500. */
-  readonly reportError?: (error: unknown, request: Request) => void;
+  readonly reportError?: ErrorReporter;
 }
 
 export interface App {
+  /** Answers every request; it never rejects. */
   readonly fetch: (request: Request) => Promise<Response>;
   readonly store: TodoStore;
 }
@@ -27,12 +31,12 @@ export interface App {
 /** The whole service as one web-standard `fetch(Request)` handler, for any host. */
 export function createApp(options: AppOptions = {}): App {
   const config = options.config ?? DEFAULT_APP_CONFIG;
-  const store = options.store ?? new MemoryTodoStore();
+  const reportError: ErrorReporter = options.reportError ?? ((error) => console.error(error));
+  const store = options.store ?? new MemoryTodoStore({ reportError });
   const responses = new Responses(options.Response ?? Response);
-  const reportError = options.reportError ?? ((error) => console.error(error));
 
   const answerError = (error: unknown, request: Request): Response => {
-    const api = isApiPath(new URL(request.url).pathname);
+    const api = isApiPath(pathOf(request.url));
     if (error instanceof HttpProblem) return responses.problem(error, api);
     reportError(error, request);
     const failure = new HttpProblem(500, 'The server could not answer this request. Try again.');
@@ -51,5 +55,21 @@ export function createApp(options: AppOptions = {}): App {
   });
   addStaticRoutes(router, options.assets, responses);
 
-  return { fetch: (request) => router.fetch(request), store };
+  const fetch = async (request: Request): Promise<Response> => {
+    // itty parses the URL before its own error handling, so a URL no parser accepts (a
+    // Host header such as "a b" makes one) is answered here.
+    if (!URL.canParse(request.url)) {
+      return answerError(
+        new HttpProblem(400, 'The request URL or its Host header is not valid.'),
+        request,
+      );
+    }
+    try {
+      return await router.fetch(request);
+    } catch (error) {
+      return answerError(error, request);
+    }
+  };
+
+  return { fetch, store };
 }

@@ -8,7 +8,8 @@ const MAX_NAME_LENGTH = 100;
 /** `GET /hello?name=Ada` greets by name; CONTRACT.md, Other routes. */
 export function addHelloRoute(router: RouterType, responses: Responses): void {
   const hello = (request: IRequest) => {
-    const name = firstValue(request.query.name)?.trim() ?? '';
+    // itty's merged query would skip an empty first value; the URL keeps them in order.
+    const name = new URL(request.url).searchParams.get('name')?.trim() ?? '';
     const length = Array.from(name).length;
     if (length > MAX_NAME_LENGTH) {
       throw new HttpProblem(
@@ -20,8 +21,4 @@ export function addHelloRoute(router: RouterType, responses: Responses): void {
   };
 
   router.get('/hello', hello).head('/hello', hello).all('/hello', methodNotAllowed('GET, HEAD'));
-}
-
-function firstValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

@@ -19,5 +19,5 @@ export function preflightHeaders(allowMethods: string): Record<string, string> {
 
 /** Responses under `/api/` carry CORS headers, errors included. */
 export function isApiPath(pathname: string): boolean {
-  return pathname.startsWith('/api/');
+  return pathname === '/api' || pathname.startsWith('/api/');
 }

@@ -1,4 +1,4 @@
-/** Entity tags as RFC 9110 section 8.8.3 compares them. */
+// Entity tags, compared as RFC 9110 section 13.1 says.
 
 /** A strong entity tag for an opaque version string. */
 export function etagOf(version: string): string {
@@ -9,15 +9,23 @@ function listedTags(header: string): string[] {
   return header.split(',').map((tag) => tag.trim());
 }
 
-/** `If-None-Match` uses the weak comparison: `W/"x"` matches `"x"`. */
-export function noneMatch(header: string | null, etag: string): boolean {
-  if (header === null) return true;
-  if (header.trim() === '*') return false;
-  return !listedTags(header).some((tag) => (tag.startsWith('W/') ? tag.slice(2) : tag) === etag);
+/**
+ * Whether `If-None-Match` names the current version, so a GET answers 304. It uses the weak
+ * comparison: `W/"x"` names `"x"`.
+ */
+export function isNotModified(ifNoneMatch: string | null, etag: string): boolean {
+  if (ifNoneMatch === null) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return listedTags(ifNoneMatch).some(
+    (tag) => (tag.startsWith('W/') ? tag.slice(2) : tag) === etag,
+  );
 }
 
-/** `If-Match` uses the strong comparison: a weak tag never matches. */
-export function ifMatch(header: string | null, etag: string): boolean {
-  if (header === null || header.trim() === '*') return true;
-  return listedTags(header).includes(etag);
+/**
+ * Whether a change may go ahead under `If-Match`: absent, `*`, or naming the current version.
+ * It uses the strong comparison, so a weak tag never matches.
+ */
+export function ifMatchAllows(ifMatch: string | null, etag: string): boolean {
+  if (ifMatch === null || ifMatch.trim() === '*') return true;
+  return listedTags(ifMatch).includes(etag);
 }

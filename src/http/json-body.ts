@@ -24,6 +24,12 @@ export async function readJsonObject(
   maxBytes: number,
 ): Promise<Record<string, unknown>> {
   const text = decodeUtf8(await readAtMost(request, maxBytes));
+  if (text.trim() === '') {
+    throw new HttpProblem(
+      400,
+      'The body is empty; send a JSON object such as {"title":"Buy milk"}.',
+    );
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -41,8 +47,8 @@ function tooLarge(maxBytes: number): HttpProblem {
 }
 
 async function readAtMost(request: Request, maxBytes: number): Promise<Uint8Array> {
-  const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (declared > maxBytes) throw tooLarge(maxBytes);
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
   if (request.body === null) return new Uint8Array(0);
 
   const reader = request.body.getReader();

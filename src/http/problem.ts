@@ -16,21 +16,28 @@ const STATUS_TITLES: Readonly<Record<number, string>> = {
   507: 'Insufficient Storage',
 };
 
+export interface ProblemExtras {
+  /** Field errors of a refused body, one per problem. */
+  readonly errors?: readonly FieldError[];
+  /** Headers the answer needs, such as `Allow` on a 405. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
 /**
  * An answer that is an error. Thrown anywhere in the handler, it is turned into an
- * `application/problem+json` response (RFC 9457) in one place, the router's `catch`.
+ * `application/problem+json` response (RFC 9457) in one place, the app's error handler.
  */
 export class HttpProblem extends Error {
   constructor(
     readonly status: number,
     readonly detail: string,
-    readonly errors?: readonly FieldError[],
-    readonly headers?: Readonly<Record<string, string>>,
+    readonly extras: ProblemExtras = {},
   ) {
     super(detail);
     this.name = 'HttpProblem';
   }
 
+  /** With the default `about:blank` type, RFC 9457 wants the status phrase as the title. */
   get title(): string {
     return STATUS_TITLES[this.status] ?? 'Error';
   }
@@ -42,7 +49,7 @@ export class HttpProblem extends Error {
       status: this.status,
       detail: this.detail,
     };
-    if (this.errors) body.errors = this.errors;
+    if (this.extras.errors) body.errors = this.extras.errors;
     return body;
   }
 }

@@ -35,13 +35,16 @@ export class Responses {
 
   problem(problem: HttpProblem, api: boolean): Response {
     const headers = api
-      ? { 'content-type': PROBLEM_TYPE, ...API_HEADERS, ...problem.headers }
-      : { 'content-type': PROBLEM_TYPE, 'cache-control': 'no-store', ...problem.headers };
+      ? { 'content-type': PROBLEM_TYPE, ...API_HEADERS, ...problem.extras.headers }
+      : { 'content-type': PROBLEM_TYPE, 'cache-control': 'no-store', ...problem.extras.headers };
     return new this.ResponseImpl(JSON.stringify(problem), { status: problem.status, headers });
   }
 
   text(status: number, body: string): Response {
-    return new this.ResponseImpl(body, { status, headers: { 'content-type': TEXT_TYPE } });
+    return new this.ResponseImpl(body, {
+      status,
+      headers: { 'content-type': TEXT_TYPE, 'x-content-type-options': 'nosniff' },
+    });
   }
 
   bytes(status: number, body: Uint8Array, headers: HeaderRecord): Response {

@@ -1,5 +1,6 @@
 import type { IRequest, RouterType } from 'itty-router';
 import { HttpProblem } from './problem.ts';
+import { methodNotAllowed } from './routing.ts';
 import type { Responses } from './responses.ts';
 
 /**
@@ -79,9 +80,12 @@ export function addStaticRoutes(
     return bytes === undefined ? undefined : { path: path!, bytes };
   };
 
+  const notFound = () => new HttpProblem(404, 'No page or file is at this path.');
+  const refuseMethod = methodNotAllowed('GET, HEAD');
+
   const serve = async (request: IRequest) => {
     const file = await find(request);
-    if (file === undefined) throw new HttpProblem(404, 'Nothing is here.');
+    if (file === undefined) throw notFound();
     const headers = file.path.endsWith('.html') ? HTML_HEADERS : PAGE_HEADERS;
     return responses.bytes(200, file.bytes, {
       ...headers,
@@ -90,10 +94,8 @@ export function addStaticRoutes(
   };
 
   const refuse = async (request: IRequest) => {
-    if ((await find(request)) === undefined) throw new HttpProblem(404, 'Nothing is here.');
-    throw new HttpProblem(405, `${request.method} is not allowed here; use GET, HEAD.`, undefined, {
-      allow: 'GET, HEAD',
-    });
+    if ((await find(request)) === undefined) throw notFound();
+    refuseMethod(request);
   };
 
   router.get('*', serve).head('*', serve).all('*', refuse);

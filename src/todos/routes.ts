@@ -1,7 +1,7 @@
 import type { IRequest, RouterType } from 'itty-router';
 import type { AppConfig } from '../config.ts';
 import { preflightHeaders } from '../http/cors.ts';
-import { etagOf, ifMatch, noneMatch } from '../http/etag.ts';
+import { etagOf, ifMatchAllows, isNotModified } from '../http/etag.ts';
 import { readJsonObject, requireJsonMediaType } from '../http/json-body.ts';
 import { HttpProblem } from '../http/problem.ts';
 import type { Responses } from '../http/responses.ts';
@@ -32,14 +32,13 @@ export function addTodoRoutes(router: RouterType, { store, limits, responses }: 
       ...headers,
     });
 
-  const requireItem = (id: string): StoredTodo => {
-    const stored = store.get(id);
+  const found = (stored: StoredTodo | undefined): StoredTodo => {
     if (stored === undefined) throw new HttpProblem(404, 'No to-do has this id.');
     return stored;
   };
 
   const requireIfMatch = (request: IRequest, stored: StoredTodo): void => {
-    if (!ifMatch(request.headers.get('if-match'), etagOf(stored.version))) {
+    if (!ifMatchAllows(request.headers.get('if-match'), etagOf(stored.version))) {
       throw new HttpProblem(
         412,
         'The to-do has changed since the version named in If-Match; fetch it again and retry.',
@@ -52,14 +51,14 @@ export function addTodoRoutes(router: RouterType, { store, limits, responses }: 
     const parsed = parseTodoFields(body, intent, limits.maxTitleLength);
     if (!parsed.ok) {
       const detail = parsed.errors.map((error) => error.detail).join(' ');
-      throw new HttpProblem(400, detail, parsed.errors);
+      throw new HttpProblem(400, detail, { errors: parsed.errors });
     }
     return parsed.fields;
   };
 
   const listTodos = (request: IRequest) => {
     const etag = etagOf(store.version);
-    if (!noneMatch(request.headers.get('if-none-match'), etag)) {
+    if (isNotModified(request.headers.get('if-none-match'), etag)) {
       return responses.apiEmpty(304, { etag });
     }
     if (listCache.version !== store.version) {
@@ -82,28 +81,29 @@ export function addTodoRoutes(router: RouterType, { store, limits, responses }: 
   };
 
   const getTodo = (request: IRequest) => {
-    const stored = requireItem(request.params.id!);
-    if (!noneMatch(request.headers.get('if-none-match'), etagOf(stored.version))) {
-      return responses.apiEmpty(304, { etag: etagOf(stored.version) });
+    const stored = found(store.get(request.params.id!));
+    const etag = etagOf(stored.version);
+    if (isNotModified(request.headers.get('if-none-match'), etag)) {
+      return responses.apiEmpty(304, { etag });
     }
     return itemResponse(200, stored);
   };
 
   const replaceTodo = async (request: IRequest) => {
     const id = request.params.id!;
-    const current = requireItem(id);
+    const current = found(store.get(id));
     requireJsonMediaType(request);
     requireIfMatch(request, current);
     const fields = await readFields(request, { kind: 'replace', id });
     // The body arrived asynchronously: the item may have changed or gone meanwhile.
-    requireIfMatch(request, requireItem(id));
-    return itemResponse(200, store.replace(id, fields)!);
+    requireIfMatch(request, found(store.get(id)));
+    return itemResponse(200, found(store.replace(id, fields)));
   };
 
   const deleteTodo = (request: IRequest) => {
     const id = request.params.id!;
-    requireIfMatch(request, requireItem(id));
-    return itemResponse(200, store.delete(id)!);
+    requireIfMatch(request, found(store.get(id)));
+    return itemResponse(200, found(store.delete(id)));
   };
 
   router

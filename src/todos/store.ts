@@ -12,8 +12,6 @@ export interface TodoStore {
   readonly size: number;
   /** The version of the whole list: that of the last change, or the run's start. */
   readonly version: string;
-  /** The id of this store's run; every version it hands out starts with it. */
-  readonly runId: string;
   readonly subscriberCount: number;
   list(): Todo[];
   get(id: string): StoredTodo | undefined;

@@ -35,7 +35,7 @@ export function parseTodoFields(
     }
     errors.push({
       pointer: pointerTo(key),
-      detail: `"${key}" is not a field of a to-do; send only title and completed.`,
+      detail: `${JSON.stringify(key)} is not a field of a to-do; send only title and completed.`,
     });
   }
 

@@ -114,6 +114,11 @@ export function badBodiesSuite(host: TestHost) {
       expect((await snapshot(api())).todos).toEqual([]);
     });
 
+    it('tells a client that sent no body to send a JSON object', async () => {
+      const response = await api().fetch('/api/todos', sendJson('POST', ''));
+      expect((await expectProblem(response, 400)).detail).toMatch(/empty.*JSON object/);
+    });
+
     it('names an unknown key in the detail', async () => {
       const response = await api().fetch(
         '/api/todos',

@@ -34,6 +34,7 @@ export function corsSuite(host: TestHost) {
       ['a 400', 400, () => ['/api/todos', sendJson('POST', '{', ORIGIN)]],
       ['a 404', 404, () => [`/api/todos/${MISSING_ID}`, { headers: ORIGIN }]],
       ['a 404 for an unknown API path', 404, () => ['/api/nothing', { headers: ORIGIN }]],
+      ['a 404 for /api itself', 404, () => ['/api', { headers: ORIGIN }]],
       ['a 405', 405, () => ['/api/todos', { method: 'PATCH', headers: ORIGIN }]],
       [
         'a 412',

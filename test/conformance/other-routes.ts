@@ -24,6 +24,16 @@ export function otherRoutesSuite(host: TestHost) {
       expect(await (await api().fetch(`/hello?name=${name}`)).text()).toBe(greeting);
     });
 
+    it('greets the world when the first name given is empty', async () => {
+      expect(await (await api().fetch('/hello?name=&name=Bob')).text()).toBe('Hello, world!');
+    });
+
+    it('tells browsers not to sniff the greeting as another type', async () => {
+      expect(
+        (await api().fetch('/hello?name=<b>x</b>')).headers.get('x-content-type-options'),
+      ).toBe('nosniff');
+    });
+
     it('accepts a name of 100 code points', async () => {
       const name = '🐈'.repeat(100);
       expect(await (await api().fetch(`/hello?name=${encodeURIComponent(name)}`)).text()).toBe(

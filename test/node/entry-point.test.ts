@@ -46,6 +46,17 @@ describe('starting the service', () => {
     );
   });
 
+  it('says so when its port is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    const service = start([], { PORT: String(port) });
+    const { code } = await service.exited;
+    taken.close();
+    expect(code).toBe(1);
+    expect(service.stderr).toContain(`cannot listen on 127.0.0.1:${port}: the port is in use`);
+  });
+
   it('refuses an unknown argument, listing the profiles', async () => {
     const service = start(['staging']);
     expect((await service.exited).code).toBe(2);
@@ -100,7 +111,19 @@ describe('configuration errors', () => {
     const dir = configDir('port: 1\n');
     const service = start(['dev'], { TODO_CONFIG_DIR: dir });
     expect((await service.exited).code).toBe(1);
-    expect(service.stderr).toContain(`${dir}/dev.yaml`);
+    expect(service.stderr).toContain(`${dir}/dev.yaml: does not exist`);
+  });
+
+  it('stops at a timeout longer than a timer can hold', async () => {
+    const { stderr } = await failsWith((yaml) =>
+      yaml.replace('shutdownTimeoutMs: 10000', 'shutdownTimeoutMs: 3000000000'),
+    );
+    expect(stderr).toContain('"server.shutdownTimeoutMs" must be an integer from 0 to 2147483647');
+  });
+
+  it('shows an infinite number as YAML wrote it', async () => {
+    const { stderr } = await failsWith((yaml) => yaml.replace('maxItems: 10000', 'maxItems: .inf'));
+    expect(stderr).toContain('"limits.maxItems" must be an integer of at least 1; it is Infinity');
   });
 
   it('stops when the file is not a mapping', async () => {

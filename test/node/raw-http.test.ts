@@ -53,6 +53,49 @@ describe('the Node host on the wire', () => {
     },
   );
 
+  it.each(['a b', 'x:99999', '%zz'])(
+    'answers a Host header of %j with 400 as problem+json, no stack',
+    async (hostHeader) => {
+      const reply = await exchange(
+        running.url,
+        `GET /api/todos HTTP/1.1\r\nHost: ${hostHeader}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(reply).toMatch(/^HTTP\/1\.1 400 /);
+      expect(reply).toContain('application/problem+json');
+      expect(reply).not.toMatch(/ at |node_modules|\.js/);
+    },
+  );
+
+  it('answers a declared body over the limit with 413 and closes without reading it', async () => {
+    const reply = await exchange(
+      running.url,
+      'POST /api/todos HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+        'Content-Length: 100000000\r\n\r\n{"title":',
+    );
+    const [head] = reply.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 413 /);
+    expect(head).toMatch(/\r\nConnection: close(\r\n|$)/i);
+    expect(reply).not.toContain('408');
+  });
+
+  it('tells a keep-alive client to close once shutdown has begun', async () => {
+    const { hostname, port } = new URL(running.url);
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+    const closedSocket = new Promise((resolve) => socket.on('close', resolve));
+    socket.write(
+      'POST /api/todos HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+        'Content-Length: 13\r\n\r\n{"title":',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const stopped = running.close();
+    socket.write('"a"}');
+    await Promise.all([closedSocket, stopped]);
+    expect(received).toMatch(/^HTTP\/1\.1 201 /);
+    expect(received).toMatch(/\r\nConnection: close\r\n/i);
+  });
+
   it('advertises the configured keep-alive timeout', async () => {
     const agent = new Agent({ keepAlive: true });
     const keepAlive = await new Promise<unknown>((resolve, reject) =>

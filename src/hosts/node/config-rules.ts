@@ -32,17 +32,25 @@ const nonEmptyString: Rule = {
   accepts: (value) => typeof value === 'string' && value.trim() !== '',
 };
 
+/** Node's timers hold at most 2^31 - 1 ms; a longer one silently fires after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const milliseconds = (min: number) => integer(min, MAX_TIMER_MS);
+
 export const NODE_CONFIG_RULES: RulesOf<NodeConfig> = {
   host: nonEmptyString,
   port: integer(0, 65535),
   log: { level: oneOf(LOG_LEVELS), format: oneOf(LOG_FORMATS) },
   limits: { maxBodyBytes: integer(1), maxTitleLength: integer(1), maxItems: integer(1) },
-  sse: { heartbeatSeconds: integer(1), replayEvents: integer(0), maxClients: integer(1) },
+  sse: {
+    heartbeatSeconds: integer(1, Math.floor(MAX_TIMER_MS / 1000)),
+    replayEvents: integer(0),
+    maxClients: integer(1),
+  },
   server: {
-    headersTimeoutMs: integer(1),
-    requestTimeoutMs: integer(1),
-    keepAliveTimeoutMs: integer(1),
+    headersTimeoutMs: milliseconds(1),
+    requestTimeoutMs: milliseconds(1),
+    keepAliveTimeoutMs: milliseconds(1),
     maxHeaderBytes: integer(1024),
-    shutdownTimeoutMs: integer(0),
+    shutdownTimeoutMs: milliseconds(0),
   },
 };

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { inspect } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { NODE_CONFIG_RULES, type Rule } from './config-rules.ts';
 import { DEFAULT_NODE_CONFIG, type NodeConfig } from './node-config.ts';
@@ -22,7 +23,7 @@ export function loadConfig(configDir: string, profile: string, env: NodeJS.Proce
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError([`${file}: cannot be read (${(error as NodeJS.ErrnoException).code}).`]);
+    throw new ConfigError([`${file}: ${unreadable((error as NodeJS.ErrnoException).code)}`]);
   }
 
   let document: unknown;
@@ -53,6 +54,21 @@ export function loadConfig(configDir: string, profile: string, env: NodeJS.Proce
   return { ...merged, ...overrides };
 }
 
+function unreadable(code: string | undefined): string {
+  if (code === 'ENOENT') {
+    return 'does not exist. Each profile (dev, prod) needs its file; TODO_CONFIG_DIR names another folder.';
+  }
+  if (code === 'EISDIR') return 'is a folder, not a file.';
+  return `cannot be read (${code}).`;
+}
+
+/** A value as the YAML author would recognise it: `.inf` as Infinity, a string quoted. */
+function shown(value: unknown): string {
+  return typeof value === 'string'
+    ? JSON.stringify(value)
+    : inspect(value, { depth: 1, breakLength: Infinity });
+}
+
 type Rules = { readonly [key: string]: Rule | Rules };
 
 function isRule(rule: Rule | Rules): rule is Rule {
@@ -81,7 +97,7 @@ function mergeChecked(
       );
     } else if (isRule(rule)) {
       if (rule.accepts(given)) result[key] = given;
-      else report(path, `must be ${rule.expected}; it is ${JSON.stringify(given)}.`);
+      else report(path, `must be ${rule.expected}; it is ${shown(given)}.`);
     } else {
       result[key] = mergeChecked(
         (defaults as Record<string, object>)[key]!,

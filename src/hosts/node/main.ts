@@ -22,16 +22,14 @@ try {
 }
 
 const logger = createLogger(config.log);
-try {
-  const running = await startNodeServer(config, logger);
-  logger.info(`listening on ${running.url}`, { profile });
-  exitOnSignals(running, logger);
-} catch (error) {
-  const code = (error as NodeJS.ErrnoException).code;
-  const reason = code === 'EADDRINUSE' ? 'the port is in use' : (error as Error).message;
+const running = await startNodeServer(config, logger).catch((error: NodeJS.ErrnoException) => {
+  if (error.syscall !== 'listen') throw error;
+  const reason = error.code === 'EADDRINUSE' ? 'the port is in use' : error.message;
   console.error(
     `The service did not start: cannot listen on ${config.host}:${config.port}: ${reason}. ` +
       `Set PORT or HOST, or change ${join(configDir, `${profile}.yaml`)}.`,
   );
   process.exit(1);
-}
+});
+logger.info(`listening on ${running.url}`, { profile });
+exitOnSignals(running, logger);

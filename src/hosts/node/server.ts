@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServerAdapter, Response as AdapterResponse } from '@whatwg-node/server';
 import { createApp, type App } from '../../app.ts';
+import { pathOf } from '../../http/routing.ts';
 import type { TodoStore } from '../../todos/store.ts';
 import { fileAssets } from './file-assets.ts';
 import type { Logger } from './logger.ts';
 import type { NodeConfig } from './node-config.ts';
+import { drain } from './shutdown.ts';
 
 /** The project root, the same from `src/hosts/node` and from its build in `dist/hosts/node`. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -35,15 +37,18 @@ export async function startNodeServer(
     Response: AdapterResponse as typeof Response,
     reportError: (error, request) =>
       logger.error('unexpected error', {
-        method: request.method,
-        path: pathOf(request.url),
+        ...(request && { method: request.method, path: pathOf(request.url) }),
         stack: error instanceof Error ? error.stack : String(error),
       }),
   });
 
+  let draining = false;
   const adapter = createServerAdapter(async (request: Request) => {
     const started = performance.now();
     const response = await app.fetch(request);
+    // A refused body is left unread: closing the connection stops Node reading the rest.
+    // While draining, closing after each answer lets keep-alive clients go elsewhere.
+    if (draining || response.status === 413) response.headers.set('connection', 'close');
     logger.request(
       request.method,
       pathOf(request.url),
@@ -76,32 +81,9 @@ export async function startNodeServer(
 
   const { address, port } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
-  return { url, app, server, close: () => drain(server, config.server.shutdownTimeoutMs) };
-}
-
-async function drain(server: Server, timeoutMs: number): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  // A keep-alive connection becomes idle when its request is answered: close it then.
-  const sweep = setInterval(() => server.closeIdleConnections(), 50);
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), timeoutMs);
-  });
-  try {
-    if ((await Promise.race([closed, timedOut])) === 'timeout') {
-      server.closeAllConnections();
-      await closed;
-    }
-  } finally {
-    clearInterval(sweep);
-    clearTimeout(timer);
-  }
-}
-
-/** The path of a request URL, without its query, which may hold what should not be logged. */
-function pathOf(url: string): string {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  if (start === -1) return '/';
-  const query = url.indexOf('?', start);
-  return query === -1 ? url.slice(start) : url.slice(start, query);
+  const close = () => {
+    draining = true;
+    return drain(server, config.server.shutdownTimeoutMs);
+  };
+  return { url, app, server, close };
 }

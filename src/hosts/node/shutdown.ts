@@ -1,6 +1,31 @@
+import type { Server } from 'node:http';
 import type { Logger } from './logger.ts';
 
 const SIGNAL_NUMBERS = { SIGINT: 2, SIGTERM: 15 } as const;
+
+/**
+ * Stops accepting connections and waits for requests in flight, at most `timeoutMs`, before
+ * closing whatever connections remain.
+ */
+export async function drain(server: Server, timeoutMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // A response whose headers went out before the drain may leave its connection open and
+  // idle once it ends; close such connections as they appear.
+  const sweep = setInterval(() => server.closeIdleConnections(), 50);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  try {
+    if ((await Promise.race([closed, timedOut])) === 'timeout') {
+      server.closeAllConnections();
+      await closed;
+    }
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(timer);
+  }
+}
 
 /**
  * On SIGINT or SIGTERM, shuts down gracefully and exits 0; a second signal exits at once,
