@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import type { TestHost } from '../support/hosts.ts';
 import { badBodiesSuite } from './bad-bodies.ts';
 import { bodyChecksSuite } from './body-checks.ts';
+import { changesSuite } from './changes.ts';
 import { corsSuite } from './cors.ts';
 import { errorsSuite } from './errors.ts';
 import { httpDetailsSuite } from './http-details.ts';
@@ -17,6 +18,7 @@ export function conformanceSuite(host: TestHost): void {
     httpDetailsSuite(host);
     corsSuite(host);
     errorsSuite(host);
+    changesSuite(host);
     otherRoutesSuite(host);
   });
 }
