@@ -1,6 +1,7 @@
 // A plain page over the API: it lists the items and adds one. The live page replaces it.
 const list = document.querySelector('#todos');
 const form = document.querySelector('#new-todo');
+const titleInput = document.querySelector('#title');
 const status = document.querySelector('#status');
 
 async function refresh() {
@@ -22,7 +23,7 @@ form.addEventListener('submit', async (event) => {
   const response = await fetch('/api/todos', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ title: form.title.value }),
+    body: JSON.stringify({ title: titleInput.value }),
   });
   if (response.ok) {
     form.reset();
