@@ -2,6 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
 import { DEFAULT_APP_CONFIG } from '../src/config.ts';
 
+/** A create whose body is `body`, streamed as a client without Content-Length sends it. */
+function streamedCreate(body: ReadableStream<Uint8Array>, headers: Record<string, string> = {}) {
+  return new Request('http://localhost/api/todos', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+}
+
 describe('the handler reading a body', () => {
   it('reads no more than the limit of a body that never ends', async () => {
     let sent = 0;
@@ -13,14 +23,7 @@ describe('the handler reading a body', () => {
       },
     });
     const app = createApp();
-    const response = await app.fetch(
-      new Request('http://localhost/api/todos', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: endless,
-        duplex: 'half',
-      } as RequestInit),
-    );
+    const response = await app.fetch(streamedCreate(endless));
     expect(response.status).toBe(413);
     // The stream may run a few chunks ahead of the reader, never far.
     expect(sent).toBeLessThan(DEFAULT_APP_CONFIG.limits.maxBodyBytes + 8 * 1024);
@@ -38,14 +41,7 @@ describe('the handler reading a body', () => {
       { highWaterMark: 0 },
     );
     const app = createApp();
-    const response = await app.fetch(
-      new Request('http://localhost/api/todos', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': '999999' },
-        body,
-        duplex: 'half',
-      } as RequestInit),
-    );
+    const response = await app.fetch(streamedCreate(body, { 'content-length': '999999' }));
     expect(response.status).toBe(413);
     expect(pulled).toBe(false);
   });
@@ -112,14 +108,7 @@ describe('the handler reading a body that fails', () => {
         controller.error(new Error('connection reset'));
       },
     });
-    const response = await app.fetch(
-      new Request('http://localhost/api/todos', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: broken,
-        duplex: 'half',
-      } as RequestInit),
-    );
+    const response = await app.fetch(streamedCreate(broken));
     expect([response.status, reported]).toEqual([400, []]);
   });
 });
