@@ -3,6 +3,8 @@ import { addHelloRoute } from './hello.ts';
 import { DEFAULT_APP_CONFIG, type AppConfig } from './config.ts';
 import { isApiPath } from './http/cors.ts';
 import { HttpProblem } from './http/problem.ts';
+import { EventStreams, type EventStreamStats } from './live/event-streams.ts';
+import { addEventRoutes } from './live/routes.ts';
 import { Responses, type ResponseClass } from './http/responses.ts';
 import { pathOf } from './http/routing.ts';
 import { addStaticRoutes, type AssetSource } from './http/static-files.ts';
@@ -26,13 +28,18 @@ export interface App {
   /** Answers every request; it never rejects. */
   readonly fetch: (request: Request) => Promise<Response>;
   readonly store: TodoStore;
+  readonly events: EventStreamStats;
+  /** Ends every open event stream and refuses new ones; the host is shutting down. */
+  close(): void;
 }
 
 /** The whole service as one web-standard `fetch(Request)` handler, for any host. */
 export function createApp(options: AppOptions = {}): App {
   const config = options.config ?? DEFAULT_APP_CONFIG;
   const reportError: ErrorReporter = options.reportError ?? ((error) => console.error(error));
-  const store = options.store ?? new MemoryTodoStore({ reportError });
+  const store =
+    options.store ?? new MemoryTodoStore({ reportError, historyLimit: config.sse.replayEvents });
+  const events = new EventStreams(store, config.sse);
   const responses = new Responses(options.Response ?? Response);
 
   const answerError = (error: unknown, request: Request): Response => {
@@ -49,6 +56,7 @@ export function createApp(options: AppOptions = {}): App {
 
   const router = Router({ catch: answerError, finally: [dropBodyOfHead] });
   addTodoRoutes(router, { store, limits: config.limits, responses });
+  addEventRoutes(router, events, responses);
   addHelloRoute(router, responses);
   router.all('/api/*', () => {
     throw new HttpProblem(404, 'There is no such API route; the to-dos are at /api/todos.');
@@ -71,5 +79,5 @@ export function createApp(options: AppOptions = {}): App {
     }
   };
 
-  return { fetch, store };
+  return { fetch, store, events, close: () => events.close() };
 }

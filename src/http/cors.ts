@@ -8,11 +8,14 @@ export const API_CORS_HEADERS = {
 } as const;
 
 /** Preflight answers, per route, as SPEC.md's table gives them. */
-export function preflightHeaders(allowMethods: string): Record<string, string> {
+export function preflightHeaders(
+  allowMethods: string,
+  allowHeaders = 'Content-Type',
+): Record<string, string> {
   return {
     ...API_CORS_HEADERS,
     'access-control-allow-methods': allowMethods,
-    'access-control-allow-headers': 'Content-Type',
+    'access-control-allow-headers': allowHeaders,
     'access-control-max-age': '86400',
   };
 }

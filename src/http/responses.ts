@@ -40,6 +40,19 @@ export class Responses {
     return new this.ResponseImpl(JSON.stringify(problem), { status: problem.status, headers });
   }
 
+  /** The open event stream (CONTRACT.md, Events); proxies must pass it on unbuffered. */
+  eventStream(body: ReadableStream<Uint8Array>): Response {
+    return new this.ResponseImpl(body, {
+      status: 200,
+      headers: {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        'x-accel-buffering': 'no',
+        ...API_CORS_HEADERS,
+      },
+    });
+  }
+
   text(status: number, body: string): Response {
     return new this.ResponseImpl(body, {
       status,

@@ -18,6 +18,12 @@ export interface TodoStore {
   create(fields: TodoFields): StoredTodo;
   replace(id: string, fields: TodoFields): StoredTodo | undefined;
   delete(id: string): StoredTodo | undefined;
+  /**
+   * The changes made after the list was at `version`, oldest first, or undefined when they
+   * cannot all be told: the version is from another run, not one this store made, or older
+   * than the history it keeps.
+   */
+  changesSince(version: string): readonly TodoChange[] | undefined;
   /** Returns the function that ends the subscription. */
   subscribe(listener: TodoChangeListener): () => void;
 }
@@ -25,6 +31,8 @@ export interface TodoStore {
 export interface MemoryTodoStoreOptions {
   runId?: string;
   newId?: () => string;
+  /** How many of the latest changes `changesSince` can tell; 0 keeps none. */
+  historyLimit?: number;
   /** Where a listener's exception goes; it never undoes the change or stops other listeners. */
   reportError?: (error: unknown) => void;
 }
@@ -35,6 +43,8 @@ export class MemoryTodoStore implements TodoStore {
   #sequence = 0;
   readonly #items = new Map<string, StoredTodo>();
   readonly #listeners = new Set<TodoChangeListener>();
+  readonly #history: TodoChange[] = [];
+  readonly #historyLimit: number;
   readonly #newId: () => string;
   readonly #reportError: (error: unknown) => void;
 
@@ -42,6 +52,7 @@ export class MemoryTodoStore implements TodoStore {
     this.runId = options.runId ?? crypto.randomUUID().slice(0, 8);
     this.#newId = options.newId ?? (() => crypto.randomUUID());
     this.#reportError = options.reportError ?? ((error) => console.error(error));
+    this.#historyLimit = options.historyLimit ?? 0;
   }
 
   get size(): number {
@@ -82,6 +93,14 @@ export class MemoryTodoStore implements TodoStore {
     return stored;
   }
 
+  changesSince(version: string): readonly TodoChange[] | undefined {
+    const sequence = this.#sequenceOf(version);
+    if (sequence === undefined) return undefined;
+    const missed = this.#sequence - sequence;
+    if (missed < 0 || missed > this.#history.length) return undefined;
+    return this.#history.slice(this.#history.length - missed);
+  }
+
   subscribe(listener: TodoChangeListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
@@ -99,7 +118,19 @@ export class MemoryTodoStore implements TodoStore {
     return this.version;
   }
 
+  /** The sequence number of a version this run made, written as this store writes it. */
+  #sequenceOf(version: string): number | undefined {
+    const prefix = `${this.runId}.`;
+    if (!version.startsWith(prefix)) return undefined;
+    const digits = version.slice(prefix.length);
+    return /^(?:0|[1-9][0-9]{0,14})$/.test(digits) ? Number(digits) : undefined;
+  }
+
   #announce(change: TodoChange): void {
+    if (this.#historyLimit > 0) {
+      this.#history.push(change);
+      if (this.#history.length > this.#historyLimit) this.#history.shift();
+    }
     for (const listener of this.#listeners) {
       try {
         listener(change);

@@ -15,6 +15,7 @@ export interface TestService {
 
 export interface ServiceOptions {
   limits?: Partial<AppConfig['limits']>;
+  sse?: Partial<AppConfig['sse']>;
   store?: TodoStore;
   /** Sees every unexpected error the service reports. */
   reportError?: (error: unknown) => void;
@@ -27,7 +28,10 @@ export interface TestHost {
 }
 
 function appConfig(options: ServiceOptions): AppConfig {
-  return { ...DEFAULT_APP_CONFIG, limits: { ...DEFAULT_APP_CONFIG.limits, ...options.limits } };
+  return {
+    limits: { ...DEFAULT_APP_CONFIG.limits, ...options.limits },
+    sse: { ...DEFAULT_APP_CONFIG.sse, ...options.sse },
+  };
 }
 
 export const inProcessHost: TestHost = {

@@ -83,6 +83,8 @@ export async function startNodeServer(
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
   const close = () => {
     draining = true;
+    // Open event streams would hold their connections until the timeout: end them first.
+    app.close();
     return drain(server, config.server.shutdownTimeoutMs);
   };
   return { url, app, server, close };
