@@ -1,0 +1,72 @@
+import type { LiveEvent } from '../live/events.ts';
+import type { Todo } from '../todos/todo.ts';
+
+export type Filter = 'all' | 'active' | 'completed';
+
+export const FILTER_HASHES: Readonly<Record<Filter, string>> = {
+  all: '#/',
+  active: '#/active',
+  completed: '#/completed',
+};
+
+/** The filter a URL hash names; anything else shows all. */
+export function filterOfHash(hash: string): Filter {
+  if (hash === FILTER_HASHES.active) return 'active';
+  if (hash === FILTER_HASHES.completed) return 'completed';
+  return 'all';
+}
+
+export interface ListState {
+  readonly filter: Filter;
+  /** The items the filter lets through, in the list's order. */
+  readonly visible: readonly Todo[];
+  readonly total: number;
+  readonly active: number;
+  readonly completed: number;
+}
+
+/**
+ * The list as the event stream last told it, and the filter. A Map keeps creation order, and
+ * setting a key that exists keeps its place, as the server's list does.
+ */
+export class TodoModel {
+  readonly #items = new Map<string, Todo>();
+  #filter: Filter = 'all';
+
+  apply(event: LiveEvent): void {
+    switch (event.type) {
+      case 'snapshot':
+        this.#items.clear();
+        for (const todo of event.todos) this.#items.set(todo.id, todo);
+        break;
+      case 'created':
+      case 'updated':
+        this.#items.set(event.todo.id, event.todo);
+        break;
+      case 'deleted':
+        this.#items.delete(event.todo.id);
+        break;
+    }
+  }
+
+  setFilter(filter: Filter): void {
+    this.#filter = filter;
+  }
+
+  get(id: string): Todo | undefined {
+    return this.#items.get(id);
+  }
+
+  all(): Todo[] {
+    return [...this.#items.values()];
+  }
+
+  state(): ListState {
+    const all = this.all();
+    const completed = all.filter((todo) => todo.completed).length;
+    const filter = this.#filter;
+    const visible =
+      filter === 'all' ? all : all.filter((todo) => todo.completed === (filter === 'completed'));
+    return { filter, visible, total: all.length, active: all.length - completed, completed };
+  }
+}
