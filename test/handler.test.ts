@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../src/app.ts';
+import { createApp, type App } from '../src/app.ts';
 import { DEFAULT_APP_CONFIG } from '../src/config.ts';
+import type { TodoChange } from '../src/todos/changes.ts';
+import { MemoryTodoStore } from '../src/todos/store.ts';
 
 /** A create whose body is `body`, streamed as a client without Content-Length sends it. */
 function streamedCreate(body: ReadableStream<Uint8Array>, headers: Record<string, string> = {}) {
@@ -110,5 +112,67 @@ describe('the handler reading a body that fails', () => {
     });
     const response = await app.fetch(streamedCreate(broken));
     expect([response.status, reported]).toEqual([400, []]);
+  });
+});
+
+const create = (app: App, title = 'a') =>
+  app.fetch(
+    new Request('http://localhost/api/todos', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title }),
+    }),
+  );
+
+describe('the store announcing changes', () => {
+  it('stops announcing to a subscriber that unsubscribed', async () => {
+    const store = new MemoryTodoStore();
+    const seen: TodoChange[] = [];
+    const unsubscribe = store.subscribe((change) => seen.push(change));
+    unsubscribe();
+    await create(createApp({ store }));
+    expect([seen, store.subscriberCount]).toEqual([[], 0]);
+  });
+
+  it('keeps a change and the other subscribers when one subscriber throws', async () => {
+    const reported: unknown[] = [];
+    const store = new MemoryTodoStore({ reportError: (error) => reported.push(error) });
+    const seen: TodoChange[] = [];
+    store.subscribe(() => {
+      throw new Error('listener bug');
+    });
+    store.subscribe((change) => seen.push(change));
+    const response = await create(createApp({ store }));
+    expect([response.status, store.size, seen.length, reported.length]).toEqual([201, 1, 1, 1]);
+  });
+});
+
+describe('the handler streaming events', () => {
+  const openEvents = (app: App) => app.fetch(new Request('http://localhost/api/sse'));
+
+  it('forgets a client whose stream is cancelled, with no abort signal', async () => {
+    const app = createApp();
+    const response = await openEvents(app);
+    await response.body!.cancel();
+    await expect
+      .poll(() => [app.events.openCount, app.store.subscriberCount, app.events.heartbeatRunning])
+      .toEqual([0, 0, false]);
+  });
+
+  it('drops a client that stops reading once 1 MiB waits for it', async () => {
+    const app = createApp();
+    await openEvents(app);
+    for (let i = 0; i < 1200 && app.events.openCount > 0; i += 1) {
+      await create(app, 'x'.repeat(1000));
+    }
+    expect(app.events.openCount).toBe(0);
+  });
+
+  it('does not count a large snapshot against the client that has yet to read it', async () => {
+    const app = createApp();
+    for (let i = 0; i < 1500; i += 1) await create(app, 'x'.repeat(1000));
+    await openEvents(app);
+    await create(app);
+    expect(app.events.openCount).toBe(1);
   });
 });

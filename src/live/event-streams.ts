@@ -175,7 +175,9 @@ class EventClient {
     this.#unsubscribe?.();
     this.#signal.removeEventListener('abort', this.#leave);
     // For a client that left, drop what is queued for it at once.
-    (gone ? this.#writer.abort() : this.#writer.close()).catch(() => {});
+    (gone ? this.#writer.abort(new Error('The client left.')) : this.#writer.close()).catch(
+      () => {},
+    );
     this.#onEnd();
   }
 }

@@ -82,7 +82,13 @@ export function errorsSuite(host: TestHost) {
       ]);
     });
   });
+}
 
+/**
+ * CONTRACT.md, Errors: an unexpected exception. It takes a store that throws, so it runs only
+ * on hosts that can hand the handler one (`TestHost.injects`).
+ */
+export function unexpectedFailuresSuite(host: TestHost) {
   describe('unexpected failures', () => {
     const reported: unknown[] = [];
     const api = useService(host, {

@@ -243,6 +243,20 @@ describe('shutdown', () => {
     expect((await service.exited).code).toBe(0);
   });
 
+  it('ends open event streams cleanly and exits 0', async () => {
+    const service = start();
+    const response = await fetch(`${await service.url()}/api/sse`);
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let received = (await reader.read()).value!;
+    service.child.kill('SIGTERM');
+    // A stream cut by the shutdown timeout would fail here instead of ending.
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      received += chunk.value;
+    }
+    expect(received).toMatch(/^retry: 3000\n\n/);
+    expect((await service.exited).code).toBe(0);
+  });
+
   it('exits at once on a second signal', async () => {
     const service = start();
     await slowCreate(await service.url());

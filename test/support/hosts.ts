@@ -1,5 +1,5 @@
 import { afterEach, beforeEach } from 'vitest';
-import { createApp } from '../../src/app.ts';
+import { createApp, type App } from '../../src/app.ts';
 import { DEFAULT_APP_CONFIG, type AppConfig } from '../../src/config.ts';
 import { fileAssets } from '../../src/hosts/node/file-assets.ts';
 import { createLogger } from '../../src/hosts/node/logger.ts';
@@ -10,7 +10,23 @@ import type { TodoStore } from '../../src/todos/store.ts';
 /** A running service that tests talk to through `fetch`, whatever hosts it. */
 export interface TestService {
   fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** What the service still holds for event clients: all zero once every client has left. */
+  streamStats(): Promise<StreamStats>;
   close(): Promise<void>;
+}
+
+export interface StreamStats {
+  openStreams: number;
+  storeSubscribers: number;
+  heartbeatRunning: boolean;
+}
+
+function streamStatsOf(app: App): StreamStats {
+  return {
+    openStreams: app.events.openCount,
+    storeSubscribers: app.store.subscriberCount,
+    heartbeatRunning: app.events.heartbeatRunning,
+  };
 }
 
 export interface ServiceOptions {
@@ -24,6 +40,11 @@ export interface ServiceOptions {
 /** One way of hosting the handler; the conformance suite runs once per host. */
 export interface TestHost {
   readonly name: string;
+  /**
+   * Whether `start` can hand the handler a `store` or `reportError` of the test's own. Only a
+   * host that builds the handler in the test's process can; the suites that need it run there.
+   */
+  readonly injects: boolean;
   start(options?: ServiceOptions): Promise<TestService>;
 }
 
@@ -36,6 +57,7 @@ function appConfig(options: ServiceOptions): AppConfig {
 
 export const inProcessHost: TestHost = {
   name: 'in-process handler',
+  injects: true,
   async start(options = {}) {
     const app = createApp({
       config: appConfig(options),
@@ -45,13 +67,15 @@ export const inProcessHost: TestHost = {
     });
     return {
       fetch: (path, init) => app.fetch(new Request(new URL(path, 'http://localhost'), init)),
-      close: async () => {},
+      streamStats: async () => streamStatsOf(app),
+      close: async () => app.close(),
     };
   },
 };
 
 export const nodeHost: TestHost = {
   name: 'Node host over HTTP',
+  injects: true,
   async start(options = {}) {
     const config = {
       ...DEFAULT_NODE_CONFIG,
@@ -67,6 +91,7 @@ export const nodeHost: TestHost = {
     const running = await startNodeServer(config, reporting, options.store);
     return {
       fetch: (path, init) => fetch(new URL(path, running.url), init),
+      streamStats: async () => streamStatsOf(running.app),
       close: () => running.close(),
     };
   },

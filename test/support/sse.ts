@@ -1,0 +1,136 @@
+import { EventSource } from 'eventsource';
+import type { TestService } from './hosts.ts';
+
+/** One block of an event stream, its fields as sent (a comment block has only `comment`). */
+export interface SseBlock {
+  id?: string;
+  event?: string;
+  data?: string;
+  retry?: string;
+  comment?: string;
+}
+
+/** A change or snapshot event with its data parsed. */
+export interface SseEvent {
+  id: string;
+  event: string;
+  data: unknown;
+}
+
+/** Longest wait for the next block before a test fails instead of hanging. */
+const BLOCK_WAIT_MS = 5000;
+
+/** Reads an event stream block by block, exactly as it arrives on the wire. */
+export class StreamReader {
+  readonly #reader: ReadableStreamDefaultReader<string>;
+  readonly #abort: AbortController;
+  #buffer = '';
+
+  constructor(response: Response, abort: AbortController) {
+    this.#reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    this.#abort = abort;
+  }
+
+  /** The next block, comments and `retry` included; undefined once the server ends the stream. */
+  async nextBlock(): Promise<SseBlock | undefined> {
+    for (;;) {
+      const end = this.#buffer.indexOf('\n\n');
+      if (end !== -1) {
+        const block = this.#buffer.slice(0, end);
+        this.#buffer = this.#buffer.slice(end + 2);
+        return parseBlock(block);
+      }
+      const { done, value } = await withDeadline(this.#reader.read());
+      if (done) return undefined;
+      this.#buffer += value;
+    }
+  }
+
+  /** The next event, skipping `retry` and comment blocks. */
+  async nextEvent(): Promise<SseEvent> {
+    for (;;) {
+      const block = await this.nextBlock();
+      if (block === undefined) throw new Error('the stream ended before another event');
+      if (block.event !== undefined || block.data !== undefined) {
+        return { id: block.id!, event: block.event!, data: JSON.parse(block.data!) };
+      }
+    }
+  }
+
+  /** Leaves as a client does: the connection goes away. */
+  close(): void {
+    this.#abort.abort();
+  }
+}
+
+function parseBlock(text: string): SseBlock {
+  const block: SseBlock = {};
+  for (const line of text.split('\n')) {
+    if (line.startsWith(':')) {
+      block.comment = line.slice(1).trim();
+      continue;
+    }
+    const colon = line.indexOf(':');
+    const field = line.slice(0, colon) as keyof SseBlock;
+    block[field] = line.slice(colon + 1).replace(/^ /, '');
+  }
+  return block;
+}
+
+async function withDeadline<T>(promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`nothing arrived on the stream within ${BLOCK_WAIT_MS} ms`)),
+      BLOCK_WAIT_MS,
+    );
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Opens `/api/sse` (or `path`) and checks that it opened. */
+export async function openStream(
+  service: TestService,
+  options: { path?: string; headers?: Record<string, string> } = {},
+): Promise<StreamReader> {
+  const abort = new AbortController();
+  const response = await service.fetch(options.path ?? '/api/sse', {
+    headers: options.headers,
+    signal: abort.signal,
+  });
+  if (response.status !== 200) {
+    throw new Error(`the stream answered ${response.status}: ${await response.text()}`);
+  }
+  return new StreamReader(response, abort);
+}
+
+/** An `EventSource` from the `eventsource` package, talking to the service under test. */
+export function eventSourceOn(service: TestService, path = '/api/sse'): EventSource {
+  const base = 'http://service.test';
+  return new EventSource(new URL(path, base), {
+    fetch: (url, init) => {
+      const { pathname, search } = new URL(url);
+      return service.fetch(pathname + search, init);
+    },
+  });
+}
+
+/** Collects the events of `types` an EventSource receives. */
+export function collectEvents(source: EventSource, types: readonly string[]): SseEvent[] {
+  const seen: SseEvent[] = [];
+  for (const type of types) {
+    source.addEventListener(type, (message) => {
+      seen.push({ id: message.lastEventId, event: type, data: JSON.parse(message.data) });
+    });
+  }
+  return seen;
+}
+
+/** The sequence number at the end of an event id, for checking that ids increase. */
+export function sequenceOf(id: string): number {
+  return Number(id.slice(id.lastIndexOf('.') + 1));
+}
