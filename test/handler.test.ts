@@ -159,6 +159,13 @@ describe('the handler streaming events', () => {
       .toEqual([0, 0, false]);
   });
 
+  it('refuses new streams with 503 and Retry-After once closed for shutdown', async () => {
+    const app = createApp();
+    app.close();
+    const response = await openEvents(app);
+    expect([response.status, response.headers.get('retry-after')]).toEqual([503, '3']);
+  });
+
   it('drops a client that stops reading once 1 MiB waits for it', async () => {
     const app = createApp();
     await openEvents(app);
