@@ -45,9 +45,12 @@ export class LiveFeed {
   }
 
   #connect(): void {
-    const resumeFrom = this.#lastEventId;
+    // On its own retries EventSource sends the newer Last-Event-ID header, which the server
+    // prefers to this query.
     const query =
-      resumeFrom === undefined ? '' : `?${LAST_EVENT_ID_PARAM}=${encodeURIComponent(resumeFrom)}`;
+      this.#lastEventId === undefined
+        ? ''
+        : `?${LAST_EVENT_ID_PARAM}=${encodeURIComponent(this.#lastEventId)}`;
     const source = new EventSource(`${this.baseUrl}${EVENTS_PATH}${query}`);
     this.#source = source;
 
@@ -57,12 +60,7 @@ export class LiveFeed {
     });
     source.addEventListener('error', () => {
       this.listener.state('reconnecting');
-      // A source opened with an id in its URL would resume from that stale id on its own
-      // retry, so it is replaced instead, like one that gave up.
-      if (source.readyState === EventSource.CLOSED || resumeFrom !== undefined) {
-        source.close();
-        this.#reconnectLater();
-      }
+      if (source.readyState === EventSource.CLOSED) this.#reconnectLater();
     });
     for (const type of LIVE_EVENT_TYPES) {
       source.addEventListener(type, (message: MessageEvent<string>) => {

@@ -47,6 +47,9 @@ export class TodoStore {
       throw new StoreError(UNREACHABLE);
     }
     if (!response.ok) throw new StoreError(await detailOf(response));
+    // The answer is not needed (the event stream tells the change), but reading it lets the
+    // request finish instead of being cut off by the next navigation.
+    await response.arrayBuffer().catch(() => {});
   }
 }
 

@@ -1,0 +1,60 @@
+import { ServiceProcess } from '../../support/service-process.ts';
+
+export interface LoggedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+}
+
+/** The built service in a child process, as `npm start` runs it (prod profile). */
+export class Service {
+  private constructor(
+    private readonly process: ServiceProcess,
+    readonly url: string,
+  ) {}
+
+  /** Starts on a free port, or on `port` to stand in for a service that was stopped. */
+  static async start(port = 0): Promise<Service> {
+    const process = new ServiceProcess([], { PORT: String(port) });
+    try {
+      return new Service(process, await process.url());
+    } catch (error) {
+      process.stop();
+      throw error;
+    }
+  }
+
+  get port(): number {
+    return Number(new URL(this.url).port);
+  }
+
+  /** Every request the service has logged so far, in order. */
+  requests(): LoggedRequest[] {
+    return this.process.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { msg: string } & LoggedRequest)
+      .filter((entry) => entry.msg === 'request')
+      .map(({ method, path, status }) => ({ method, path, status }));
+  }
+
+  async api(path: string, method = 'GET', body?: unknown): Promise<Response> {
+    return fetch(new URL(path, this.url), {
+      method,
+      ...(body !== undefined && {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+    });
+  }
+
+  /** SIGTERM, as a restart sends it; SIGKILL if it has not exited within five seconds. */
+  async stop(): Promise<void> {
+    const { child, exited } = this.process;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => this.process.stop(), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
