@@ -23,25 +23,15 @@ const MAX_RECONNECT_DELAY_MS = 30_000;
  * last id in the query, since a new EventSource cannot set that header.
  */
 export class LiveFeed {
-  #source: EventSource | undefined;
   #lastEventId: string | undefined;
   #failures = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(
-    private readonly listener: LiveFeedListener,
-    private readonly baseUrl = '',
-  ) {}
+  constructor(private readonly listener: LiveFeedListener) {}
 
   start(): void {
     this.listener.state('connecting');
     this.#connect();
-  }
-
-  stop(): void {
-    clearTimeout(this.#timer);
-    this.#source?.close();
-    this.#source = undefined;
   }
 
   #connect(): void {
@@ -51,8 +41,7 @@ export class LiveFeed {
       this.#lastEventId === undefined
         ? ''
         : `?${LAST_EVENT_ID_PARAM}=${encodeURIComponent(this.#lastEventId)}`;
-    const source = new EventSource(`${this.baseUrl}${EVENTS_PATH}${query}`);
-    this.#source = source;
+    const source = new EventSource(`${EVENTS_PATH}${query}`);
 
     source.addEventListener('open', () => {
       this.#failures = 0;

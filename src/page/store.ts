@@ -16,8 +16,6 @@ export class StoreError extends Error {
  * event stream, so every tab renders the same thing and none keeps a copy of its own.
  */
 export class TodoStore {
-  constructor(private readonly baseUrl = '') {}
-
   async create(title: string): Promise<void> {
     await this.#send('POST', TODOS_PATH, { title });
   }
@@ -36,7 +34,7 @@ export class TodoStore {
   async #send(method: string, path: string, body?: object): Promise<void> {
     let response: Response;
     try {
-      response = await fetch(`${this.baseUrl}${path}`, {
+      response = await fetch(path, {
         method,
         ...(body && {
           headers: { 'content-type': 'application/json' },

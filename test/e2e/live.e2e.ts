@@ -211,7 +211,7 @@ describe('the page, live', () => {
       expect(await resumed.headerValue('last-event-id')).toBe(lastEventId);
       expect(new URL(resumed.url()).search).toBe('');
       // The first stream and the resumed one: no attempt during the drop reached the service.
-      expect(streamsServed(e2e())).toBe(2);
+      await eventually(() => streamsServed(e2e())).toBe(2);
     });
 
     it('opens a new stream with ?lastEventId= after one is refused, and loses nothing', async () => {
@@ -239,7 +239,7 @@ describe('the page, live', () => {
       const reopened = streams.at(-1)!;
       expect(new URL(reopened.url()).searchParams.get('lastEventId')).toBe(lastEventId);
       expect(await reopened.headerValue('last-event-id')).toBeNull();
-      expect(streamsServed(e2e())).toBe(2);
+      await eventually(() => streamsServed(e2e())).toBe(2);
     });
   });
 });

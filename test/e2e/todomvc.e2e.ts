@@ -42,7 +42,7 @@ describe('the page, by the TodoMVC app specification', () => {
     await todos.newTodo.press('Enter');
     await todos.add('Real');
     expect(await todos.titles()).toEqual(['Real']);
-    expect(requestsMade('POST')).toHaveLength(1);
+    await eventually(() => requestsMade('POST')).toHaveLength(1);
   });
 
   it('hides the main section and the footer while the list is empty', async () => {
@@ -119,7 +119,7 @@ describe('the page, by the TodoMVC app specification', () => {
     // A change the server has answered since shows that Escape sent nothing before it.
     await todos.toggle('Other');
     await eventually(() => todos.completedStates()).toEqual([false, true]);
-    expect(requestsMade('PUT')).toHaveLength(1);
+    await eventually(() => requestsMade('PUT')).toHaveLength(1);
     expect(await serverTitles()).toEqual(['Stay as I am', 'Other']);
   });
 
