@@ -69,7 +69,7 @@ export function otherRoutesSuite(host: TestHost) {
 
     it.each([
       ['/style.css', 'text/css; charset=utf-8'],
-      ['/app.js', 'text/javascript; charset=utf-8'],
+      ['/build/page/main.js', 'text/javascript; charset=utf-8'],
     ])('serves %s as %s', async (path, type) => {
       const response = await api().fetch(path);
       expect(response.status).toBe(200);
@@ -83,7 +83,7 @@ export function otherRoutesSuite(host: TestHost) {
     });
 
     it('tells browsers not to sniff types or send referrers', async () => {
-      const response = await api().fetch('/app.js');
+      const response = await api().fetch('/build/page/main.js');
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
       expect(response.headers.get('referrer-policy')).toBe('no-referrer');
     });
