@@ -2,16 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { parse as parseYaml } from 'yaml';
-import { NODE_CONFIG_RULES, type Rule } from './config-rules.ts';
+import { ConfigError, type Rule } from '../../config-rules.ts';
+import { NODE_CONFIG_RULES } from './config-rules.ts';
 import { DEFAULT_NODE_CONFIG, type NodeConfig } from './node-config.ts';
 
-/** Why the service did not start; every line names the file or variable and the key. */
-export class ConfigError extends Error {
-  constructor(readonly problems: readonly string[]) {
-    super(problems.join('\n'));
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 /**
  * Reads `<configDir>/<profile>.yaml` over the defaults, then `PORT` and `HOST` from `env`.
