@@ -1,0 +1,44 @@
+/** How much of a refused body the worker still reads, so that its sender sees the answer. */
+const DRAIN_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Answers `request` with `answer`, passing the body on through a stream of the worker's own,
+ * and reads what the handler left unread (up to `DRAIN_LIMIT_BYTES`) before the answer goes
+ * out. workerd resets a connection whose request body is still arriving when the response
+ * ends, so a client streaming an oversized body would see ECONNRESET instead of the 413; the
+ * handler itself still decides after at most `limits.maxBodyBytes`.
+ */
+export async function answerAfterBody(
+  request: Request,
+  answer: (request: Request) => Promise<Response>,
+): Promise<Response> {
+  if (request.body === null) return answer(request);
+  const source = request.body.getReader();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { done, value } = await source.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  const response = await answer(new Request(request, { body }));
+  await drain(source);
+  return response;
+}
+
+async function drain(source: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  let read = 0;
+  try {
+    while (read <= DRAIN_LIMIT_BYTES) {
+      const { done, value } = await source.read();
+      if (done) return;
+      read += value.byteLength;
+    }
+    await source.cancel();
+  } catch {
+    // The client went away; there is nothing left to read.
+  }
+}

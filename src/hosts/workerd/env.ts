@@ -1,0 +1,11 @@
+import type { TodoListObject } from './todo-list-object.ts';
+
+/** The bindings `wrangler.toml` gives the worker and the object. */
+export interface Env {
+  /** The namespace of the one object that holds the list. */
+  readonly TODO_LIST: DurableObjectNamespace<TodoListObject>;
+  /** `public/`, uploaded as Workers static assets. */
+  readonly ASSETS: Fetcher;
+  /** The `[vars]`: the handler's limits, read by `appConfigFromVars`. */
+  readonly [variable: string]: unknown;
+}
