@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_APP_CONFIG } from '../../src/config.ts';
+import { ConfigError } from '../../src/config-rules.ts';
+import { appConfigFromVars } from '../../src/hosts/workerd/vars-config.ts';
+import { wranglerTomlOptions } from '../support/workerd-host.ts';
+
+function problemsOf(vars: Record<string, unknown>): readonly string[] {
+  try {
+    appConfigFromVars(vars);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe("the worker's [vars]", () => {
+  it('gives every key not set its default', () => {
+    expect(appConfigFromVars({})).toEqual(DEFAULT_APP_CONFIG);
+  });
+
+  it('reads each key from its variable, as a JSON number or a string of digits', () => {
+    const config = appConfigFromVars({ LIMITS_MAX_ITEMS: 5, SSE_HEARTBEAT_SECONDS: ' 3 ' });
+    expect([config.limits.maxItems, config.sse.heartbeatSeconds]).toEqual([5, 3]);
+    expect(config.limits.maxBodyBytes).toBe(DEFAULT_APP_CONFIG.limits.maxBodyBytes);
+  });
+
+  it('leaves other bindings alone', () => {
+    expect(appConfigFromVars({ ASSETS: {}, TODO_LIST: {} })).toEqual(DEFAULT_APP_CONFIG);
+  });
+
+  it('names the variable, what it must be and what it is, for every problem at once', () => {
+    expect(
+      problemsOf({ LIMITS_MAX_BODY_BYTES: 'lots', SSE_REPLAY_EVENTS: -1, SSE_MAX_CLIENTS: 1.5 }),
+    ).toEqual([
+      '[vars] LIMITS_MAX_BODY_BYTES must be an integer of at least 1; it is "lots".',
+      '[vars] SSE_REPLAY_EVENTS must be an integer of at least 0; it is -1.',
+      '[vars] SSE_MAX_CLIENTS must be an integer of at least 1; it is 1.5.',
+    ]);
+  });
+
+  it('checks the rules the Node host checks its YAML with', () => {
+    expect(problemsOf({ SSE_HEARTBEAT_SECONDS: 2 ** 31 })).toEqual([
+      '[vars] SSE_HEARTBEAT_SECONDS must be an integer from 1 to 2147483; it is 2147483648.',
+    ]);
+  });
+
+  it('sets in wrangler.toml the defaults CONTRACT.md names, as config/prod.yaml does', () => {
+    const { bindings } = wranglerTomlOptions();
+    expect(bindings).toEqual({
+      LIMITS_MAX_BODY_BYTES: 16384,
+      LIMITS_MAX_TITLE_LENGTH: 1000,
+      LIMITS_MAX_ITEMS: 10000,
+      SSE_HEARTBEAT_SECONDS: 15,
+      SSE_REPLAY_EVENTS: 1000,
+      SSE_MAX_CLIENTS: 10000,
+    });
+    expect(appConfigFromVars(bindings!)).toEqual(DEFAULT_APP_CONFIG);
+  });
+});
