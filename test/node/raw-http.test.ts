@@ -129,3 +129,50 @@ describe('the Node host on the wire', () => {
     expect(reply).toMatch(/^HTTP\/1\.1 431 /);
   });
 });
+
+describe('the Node host and an event client that stops reading', () => {
+  let running: RunningServer;
+  beforeEach(async () => {
+    running = await startNodeServer(serverConfig({}), silent);
+  });
+  afterEach(() => running.close());
+
+  /** Changes enough to queue well over the 1 MiB a client may fall behind by. */
+  const flood = async (url: string) => {
+    const body = JSON.stringify({ title: 'x'.repeat(1000) });
+    const create = () =>
+      fetch(`${url}/api/todos`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      }).then((response) => response.arrayBuffer());
+    while (running.app.events.openCount > 0) {
+      await Promise.all(Array.from({ length: 50 }, create));
+    }
+  };
+
+  it('ends its stream, and keeps serving, when it reads again after being dropped', async () => {
+    const { hostname, port } = new URL(running.url);
+    const socket = connect(Number(port), hostname, () =>
+      socket.write('GET /api/sse HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+    );
+    const ended = new Promise<string>((resolve, reject) => {
+      let received = '';
+      const stopReading = (chunk: string) => {
+        received += chunk;
+        if (!received.includes('event: snapshot')) return;
+        socket.off('data', stopReading).pause();
+        socket.on('data', (more: string) => (received += more));
+      };
+      socket.setEncoding('utf8').on('data', stopReading);
+      socket.on('end', () => resolve(received));
+      socket.on('error', reject);
+    });
+    await expect.poll(() => running.app.events.openCount).toBe(1);
+    await flood(running.url);
+    socket.resume();
+    // The stream ends with the last chunk of a chunked body, not with a reset.
+    expect((await ended).endsWith('\r\n0\r\n\r\n')).toBe(true);
+    expect((await fetch(`${running.url}/hello`)).status).toBe(200);
+  }, 30000);
+});

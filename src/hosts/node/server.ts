@@ -6,6 +6,7 @@ import { createServerAdapter, Response as AdapterResponse } from '@whatwg-node/s
 import { createApp, type App } from '../../app.ts';
 import { pathOf } from '../../http/routing.ts';
 import type { TodoStore } from '../../todos/store.ts';
+import { endingOnError } from './ending-body.ts';
 import { fileAssets } from './file-assets.ts';
 import type { Logger } from './logger.ts';
 import type { NodeConfig } from './node-config.ts';
@@ -14,6 +15,7 @@ import { drain } from './shutdown.ts';
 /** The project root, the same from `src/hosts/node` and from its build in `dist/hosts/node`. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const PUBLIC_DIR = join(PROJECT_ROOT, 'public');
+const EVENT_STREAM_TYPE = 'text/event-stream';
 
 export interface RunningServer {
   readonly url: string;
@@ -45,7 +47,14 @@ export async function startNodeServer(
   let draining = false;
   const adapter = createServerAdapter(async (request: Request) => {
     const started = performance.now();
-    const response = await app.fetch(request);
+    let response = await app.fetch(request);
+    // Only an event stream: reading `body` of another answer would leave the adapter's fast path.
+    if (response.headers.get('content-type') === EVENT_STREAM_TYPE && response.body !== null) {
+      response = new AdapterResponse(endingOnError(response.body), {
+        status: response.status,
+        headers: response.headers,
+      });
+    }
     // A refused body is left unread: closing the connection stops Node reading the rest.
     // While draining, closing after each answer lets keep-alive clients go elsewhere.
     if (draining || response.status === 413) response.headers.set('connection', 'close');
