@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createApp, type App } from '../src/app.ts';
 import { DEFAULT_APP_CONFIG } from '../src/config.ts';
 import type { TodoChange } from '../src/todos/changes.ts';
@@ -157,6 +157,20 @@ describe('the handler streaming events', () => {
     await expect
       .poll(() => [app.events.openCount, app.store.subscriberCount, app.events.heartbeatRunning])
       .toEqual([0, 0, false]);
+  });
+
+  it('leaves no timer running once every client has left', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+    onTestFinished(() => void vi.useRealTimers());
+    const app = createApp();
+    const streams = await Promise.all(Array.from({ length: 300 }, () => openEvents(app)));
+    // A heartbeat is due: its interval runs, and the timeout of its second part is pending.
+    vi.advanceTimersByTime(DEFAULT_APP_CONFIG.sse.heartbeatSeconds * 1000);
+    expect(vi.getTimerCount()).toBe(2);
+    await Promise.all(streams.map((response) => response.body!.cancel()));
+    // Not expect.poll: it would move the fake clock, and run out a forgotten timeout.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([app.events.openCount, vi.getTimerCount()]).toEqual([0, 0]);
   });
 
   it('refuses new streams with 503 and Retry-After once closed for shutdown', async () => {

@@ -2,6 +2,7 @@ import type { AppConfig } from '../config.ts';
 import { HttpProblem } from '../http/problem.ts';
 import type { TodoChange } from '../todos/changes.ts';
 import type { TodoStore } from '../todos/store.ts';
+import { EventClient } from './event-client.ts';
 import {
   formatLiveEvent,
   LAST_EVENT_ID_PARAM,
@@ -11,7 +12,14 @@ import {
 } from './events.ts';
 
 const encoder = new TextEncoder();
-const PING = encoder.encode(': ping\n\n');
+const PING = encoder.encode(': ping\n');
+const PING_END = encoder.encode('\n');
+/**
+ * A heartbeat is written in two parts, this far apart. A Durable Object learns that a client
+ * left only when a write to it fails, and the first write after the client left still
+ * succeeds: the second part makes the heartbeat itself find the client gone.
+ */
+const PING_END_DELAY_MS = 250;
 const RETRY = `retry: ${RECONNECT_DELAY_MS}\n\n`;
 
 /**
@@ -40,6 +48,7 @@ export class EventStreams implements EventStreamStats {
   readonly #clients = new Set<EventClient>();
   readonly #frames = new WeakMap<TodoChange, Uint8Array>();
   #heartbeat: ReturnType<typeof setInterval> | undefined;
+  #heartbeatEnd: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
 
   constructor(store: TodoStore, settings: AppConfig['sse']) {
@@ -66,6 +75,8 @@ export class EventStreams implements EventStreamStats {
       );
     }
 
+    // A request aborted already will never fire its abort event.
+    if (request.signal.aborted) throw new HttpProblem(400, 'The request was aborted.');
     // Reading the opening and subscribing happen in one synchronous step: no change between
     // them can be missed or sent twice.
     const opening = this.#openingFor(lastEventIdOf(request));
@@ -99,9 +110,7 @@ export class EventStreams implements EventStreamStats {
       };
       return encoder.encode(RETRY + formatLiveEvent(snapshot));
     }
-    return encoder.encode(
-      RETRY + missed.map((change) => formatLiveEvent(eventOf(change))).join(''),
-    );
+    return concat([encoder.encode(RETRY), ...missed.map((change) => this.#frameOf(change))]);
   }
 
   /** Every client gets the same bytes for a change: encode them once. */
@@ -118,7 +127,8 @@ export class EventStreams implements EventStreamStats {
     this.#clients.delete(client);
     if (this.#clients.size === 0 && this.#heartbeat !== undefined) {
       clearInterval(this.#heartbeat);
-      this.#heartbeat = undefined;
+      if (this.#heartbeatEnd !== undefined) clearTimeout(this.#heartbeatEnd);
+      this.#heartbeat = this.#heartbeatEnd = undefined;
     }
   }
 
@@ -126,59 +136,11 @@ export class EventStreams implements EventStreamStats {
     if (this.#heartbeat !== undefined) return;
     this.#heartbeat = setInterval(() => {
       for (const client of this.#clients) client.send(PING);
+      this.#heartbeatEnd = setTimeout(() => {
+        this.#heartbeatEnd = undefined;
+        for (const client of this.#clients) client.send(PING_END);
+      }, PING_END_DELAY_MS);
     }, this.#settings.heartbeatSeconds * 1000);
-  }
-}
-
-/** One open stream. Ending it, for whatever reason, releases everything it holds. */
-class EventClient {
-  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
-  readonly #signal: AbortSignal;
-  readonly #onEnd: () => void;
-  #unsubscribe: (() => void) | undefined;
-  #ended = false;
-  readonly #leave = () => this.#finish(true);
-
-  constructor(
-    writer: WritableStreamDefaultWriter<Uint8Array>,
-    signal: AbortSignal,
-    onEnd: () => void,
-  ) {
-    this.#writer = writer;
-    this.#signal = signal;
-    this.#onEnd = onEnd;
-    // A cancelled stream errors the writer; closing it ourselves resolves `closed` instead.
-    writer.closed.catch(this.#leave);
-    signal.addEventListener('abort', this.#leave);
-  }
-
-  listenTo(unsubscribe: () => void): void {
-    this.#unsubscribe = unsubscribe;
-  }
-
-  send(bytes: Uint8Array): void {
-    if (this.#ended) return;
-    const room = this.#writer.desiredSize;
-    // null: the stream has errored; not positive: the client stopped reading long ago.
-    if (room === null || room <= 0) return this.#leave();
-    this.#writer.write(bytes).catch(this.#leave);
-  }
-
-  /** Closes the stream after what is queued: the server is stopping. */
-  end(): void {
-    this.#finish(false);
-  }
-
-  #finish(gone: boolean): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    this.#unsubscribe?.();
-    this.#signal.removeEventListener('abort', this.#leave);
-    // For a client that left, drop what is queued for it at once.
-    (gone ? this.#writer.abort(new Error('The client left.')) : this.#writer.close()).catch(
-      () => {},
-    );
-    this.#onEnd();
   }
 }
 
@@ -193,6 +155,16 @@ function lastEventIdOf(request: Request): string | null {
     new URL(request.url).searchParams.get(LAST_EVENT_ID_PARAM) ||
     null
   );
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  const joined = new Uint8Array(chunks.reduce((length, chunk) => length + chunk.byteLength, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return joined;
 }
 
 function unavailable(detail: string): HttpProblem {
