@@ -77,6 +77,7 @@ async function readAtMost(request: Request, maxBytes: number): Promise<Uint8Arra
   return bytes;
 }
 
+// ignoreBOM is the default; the workers types require it spelled out.
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 function decodeUtf8(bytes: Uint8Array): string {

@@ -93,7 +93,9 @@ export class TodoView {
     // blur does not bubble; focusout does.
     this.#list.addEventListener('focusout', (event) => {
       const target = event.target as HTMLElement;
-      if (target.matches('.edit')) this.#stopEditing(target.closest('li')!, handlers);
+      // An edit field removed by a re-render may still report losing the focus.
+      const item = target.closest('li');
+      if (target.matches('.edit') && item !== null) this.#stopEditing(item, handlers);
     });
   }
 

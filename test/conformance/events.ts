@@ -361,7 +361,9 @@ export function eventsSuite(host: TestHost) {
   });
 
   describe('GET /api/sse: shutdown', () => {
-    it('ends every open stream when the service shuts down', async () => {
+    // Node and the in-process handler end streams at shutdown; workerd, whose host stops a
+    // service by evicting the object, ends them with the object.
+    it('ends every open stream when the service stops', async () => {
       const service = await host.start();
       const stream = await openStream(service);
       await firstEvent(stream);
