@@ -2,6 +2,8 @@ import { describe } from 'vitest';
 import type { TestHost } from '../support/hosts.ts';
 import { badBodiesSuite } from './bad-bodies.ts';
 import { bodyChecksSuite } from './body-checks.ts';
+import { eventClientsSuite } from './events-clients.ts';
+import { eventsResumeSuite } from './events-resume.ts';
 import { eventsSuite } from './events.ts';
 import { corsSuite } from './cors.ts';
 import { errorsSuite, unexpectedFailuresSuite } from './errors.ts';
@@ -20,6 +22,8 @@ export function conformanceSuite(host: TestHost): void {
     errorsSuite(host);
     if (host.injects) unexpectedFailuresSuite(host);
     eventsSuite(host);
+    eventsResumeSuite(host);
+    eventClientsSuite(host);
     otherRoutesSuite(host);
   });
 }

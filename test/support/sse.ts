@@ -1,4 +1,5 @@
 import { EventSource } from 'eventsource';
+import { onTestFinished } from 'vitest';
 import type { TestService } from './hosts.ts';
 
 /** One block of an event stream, its fields as sent (a comment block has only `comment`). */
@@ -133,4 +134,68 @@ export function collectEvents(source: EventSource, types: readonly string[]): Ss
 /** The sequence number at the end of an event id, for checking that ids increase. */
 export function sequenceOf(id: string): number {
   return Number(id.slice(id.lastIndexOf('.') + 1));
+}
+
+/** Streams opened in a test are closed after it, whatever happened. */
+export async function opened(
+  service: TestService,
+  options?: Parameters<typeof openStream>[1],
+): Promise<StreamReader> {
+  const stream = await openStream(service, options);
+  onTestFinished(() => stream.close());
+  return stream;
+}
+
+/** The stream's first event, after its `retry` block. */
+export async function firstEvent(stream: StreamReader) {
+  await stream.nextBlock();
+  return stream.nextEvent();
+}
+
+/** An ETag's value, which is an event id. */
+export const unquoted = (etag: string) => etag.slice(1, -1);
+
+/**
+ * An EventSource whose connections the test can cut as a network drop would (an error, not
+ * an abort, which EventSource takes as the end), recording the Last-Event-ID each connection
+ * was opened with.
+ */
+export function eventSourceWithCuts(service: TestService, cuts: (() => void)[]) {
+  const lastEventIds: (string | undefined)[] = [];
+  const source = eventSourceOn({
+    ...service,
+    fetch: async (path, init) => {
+      lastEventIds.push(new Headers(init?.headers).get('last-event-id') ?? undefined);
+      const response = await service.fetch(path, init);
+      const { body, cut } = cuttable(response.body!);
+      cuts.push(cut);
+      return new Response(body, response);
+    },
+  });
+  return { source, lastEventIds };
+}
+
+function cuttable(original: ReadableStream<Uint8Array>) {
+  const reader = original.getReader();
+  let stream!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      stream = controller;
+    },
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch {
+        // Already cut.
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  const cut = () => {
+    stream.error(new TypeError('network connection lost'));
+    void reader.cancel().catch(() => {});
+  };
+  return { body, cut };
 }

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { createTodo } from '../support/api.ts';
+import { useService, type TestHost } from '../support/hosts.ts';
+import { firstEvent, opened, openStream } from '../support/sse.ts';
+
+/** CONTRACT.md, Events: heartbeats, clients that leave, the limit on streams, shutdown. */
+export function eventClientsSuite(host: TestHost) {
+  describe('GET /api/sse: heartbeat', () => {
+    const api = useService(host, { sse: { heartbeatSeconds: 1 } });
+
+    it('sends a ": ping" comment every heartbeatSeconds', async () => {
+      const stream = await opened(api());
+      await firstEvent(stream);
+      expect(await stream.nextBlock()).toEqual({ comment: 'ping' });
+    });
+  });
+
+  describe('GET /api/sse: clients that leave', () => {
+    const api = useService(host, { sse: { heartbeatSeconds: 1 } });
+
+    it('forgets a few hundred clients that connected and left', async () => {
+      const streams = [];
+      for (let i = 0; i < 300; i += 1) streams.push(await openStream(api()));
+      await Promise.all(streams.map((stream) => stream.nextBlock()));
+      for (const stream of streams) stream.close();
+      await expect
+        .poll(() => api().streamStats(), { timeout: 5000 })
+        .toEqual({
+          openStreams: 0,
+          storeSubscribers: 0,
+          heartbeatRunning: false,
+        });
+    }, 30000);
+
+    it('keeps serving the clients that stay', async () => {
+      const leaving = await openStream(api());
+      const staying = await opened(api());
+      await firstEvent(staying);
+      leaving.close();
+      const todo = await createTodo(api());
+      expect(await staying.nextEvent()).toMatchObject({ event: 'created', data: todo });
+    });
+  });
+
+  describe('GET /api/sse: the limit on open streams', () => {
+    // A Durable Object hears that a client left only when a write to it fails (workers-sdk#9438),
+    // at the latest at the next heartbeat: keep that short.
+    const api = useService(host, { sse: { maxClients: 2, heartbeatSeconds: 1 } });
+
+    it('answers 503 with Retry-After and CORS beyond sse.maxClients', async () => {
+      await opened(api());
+      await opened(api());
+      const response = await api().fetch('/api/sse');
+      expect([
+        response.status,
+        response.headers.get('content-type'),
+        response.headers.get('retry-after'),
+        response.headers.get('access-control-allow-origin'),
+      ]).toEqual([503, 'application/problem+json; charset=utf-8', '3', '*']);
+    });
+
+    it('accepts a new client once one has left', async () => {
+      const first = await openStream(api());
+      await opened(api());
+      first.close();
+      await expect
+        .poll(async () => (await api().streamStats()).openStreams, { timeout: 5000 })
+        .toBe(1);
+      const again = await api().fetch('/api/sse');
+      await again.body?.cancel();
+      expect(again.status).toBe(200);
+    });
+  });
+
+  describe('GET /api/sse: shutdown', () => {
+    // Node and the in-process handler end streams at shutdown; workerd, whose host stops a
+    // service by evicting the object, ends them with the object.
+    it('ends every open stream when the service stops', async () => {
+      const service = await host.start();
+      const stream = await openStream(service);
+      await firstEvent(stream);
+      await service.close();
+      expect(await stream.nextBlock()).toBeUndefined();
+    });
+  });
+}
