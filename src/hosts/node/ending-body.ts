@@ -1,25 +1,27 @@
+import { Readable } from 'node:stream';
+
 /**
- * `body`, except that it ends where `body` fails. @whatwg-node/server pipes a response body
- * into the socket without an error handler, so a body that fails would crash the process; an
- * event stream fails on purpose when it drops a client that fell too far behind, and that
- * client should see its stream end, reconnect and resume.
+ * `body` as the Node stream @whatwg-node/server pipes into the socket, ending where `body`
+ * fails. The adapter pipes a body with no error handler, so a body that fails would crash
+ * the process; an event stream fails on purpose when it drops a client that fell too far
+ * behind, and that client should see its stream end, reconnect and resume. Handing over a
+ * Node stream also spares the adapter wrapping a web stream in one of its own.
  */
-export function endingOnError(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+export function endingOnError(body: ReadableStream<Uint8Array>): Readable {
   const reader = body.getReader();
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        try {
-          const { done, value } = await reader.read();
-          if (done) controller.close();
-          else controller.enqueue(value);
-        } catch {
-          controller.close();
-        }
-      },
-      // The client left: let the handler know, so it forgets the stream.
-      cancel: (reason) => reader.cancel(reason),
+  return new Readable({
+    read() {
+      reader.read().then(
+        ({ done, value }) => this.push(done ? null : value),
+        () => this.push(null),
+      );
     },
-    { highWaterMark: 0 },
-  );
+    // The client left: let the handler know, so it forgets the stream.
+    destroy(error, callback) {
+      reader.cancel(error ?? undefined).then(
+        () => callback(null),
+        () => callback(null),
+      );
+    },
+  });
 }

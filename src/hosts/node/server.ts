@@ -50,7 +50,8 @@ export async function startNodeServer(
     let response = await app.fetch(request);
     // Only an event stream: reading `body` of another answer would leave the adapter's fast path.
     if (response.headers.get('content-type') === EVENT_STREAM_TYPE && response.body !== null) {
-      response = new AdapterResponse(endingOnError(response.body), {
+      // The adapter's Response takes a Node stream as its body, which the web types do not show.
+      response = new AdapterResponse(endingOnError(response.body) as unknown as BodyInit, {
         status: response.status,
         headers: response.headers,
       });
