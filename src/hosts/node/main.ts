@@ -31,5 +31,7 @@ const running = await startNodeServer(config, logger).catch((error: NodeJS.Errno
   );
   process.exit(1);
 });
-logger.info(`listening on ${running.url}`, { profile });
+// Signals are handled before readiness is announced: a supervisor that stops the service as
+// soon as it reads this line must get a graceful shutdown, not the default kill.
 exitOnSignals(running, logger);
+logger.info(`listening on ${running.url}`, { profile });
