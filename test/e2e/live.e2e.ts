@@ -92,7 +92,10 @@ describe('the page, live', () => {
     const streams = streamRequests(todos.page);
     await todos.open(e2e().service.url);
     await todos.add('Survives', 'Also survives');
+    // The event can beat the PUT's own response; a reload must not cut that response off.
+    const put = todos.page.waitForResponse((response) => response.request().method() === 'PUT');
     await todos.toggle('Also survives');
+    await (await put).finished();
     await eventually(() => todos.completedStates()).toEqual([false, true]);
     allowReloadToEndStream(streams);
 

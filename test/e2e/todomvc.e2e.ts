@@ -200,7 +200,9 @@ describe('the page, by the TodoMVC app specification', () => {
     expect(await todos.clearCompleted.isHidden()).toBe(true);
     await todos.toggle('Done one');
     await todos.toggle('Done two');
-    await eventually(() => todos.clearCompleted.isVisible()).toBe(true);
+    // The page clears what it has seen completed: wait until it has seen both.
+    await eventually(() => todos.completedStates()).toEqual([false, true, true]);
+    expect(await todos.clearCompleted.isVisible()).toBe(true);
 
     await todos.clearCompleted.click();
     await eventually(() => todos.titles()).toEqual(['Keep me']);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { configDir, ServiceProcess } from '../support/service-process.ts';
 import { createServer } from 'node:net';
+import { request as httpRequest } from 'node:http';
 
 const started: ServiceProcess[] = [];
 function start(args: string[] = [], env: Record<string, string> = {}): ServiceProcess {
@@ -188,38 +189,40 @@ describe('shutdown', () => {
     expect((await service.exited).code).toBe(0);
   });
 
-  /** A create whose body arrives only when `release` is called, so it stays in flight. */
-  const slowCreate = async (url: string) => {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const encoder = new TextEncoder();
-    const body = new ReadableStream<Uint8Array>({
-      async start(controller) {
-        controller.enqueue(encoder.encode('{"title":'));
-        await released;
-        controller.enqueue(encoder.encode('"late"}'));
-        controller.close();
-      },
+  /**
+   * A create whose body arrives only when `release` is called, so it stays in flight. It
+   * resolves once the service has read the request's headers: Node answers `Expect:
+   * 100-continue` only then, so no sleep has to guess how long that takes.
+   */
+  const slowCreate = (url: string) =>
+    new Promise<{ status: Promise<number>; release(): void }>((resolve, reject) => {
+      const request = httpRequest(`${url}/api/todos`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', expect: '100-continue' },
+      });
+      const status = new Promise<number>((answered, failed) => {
+        request.on('response', (response) => {
+          response.resume();
+          answered(response.statusCode!);
+        });
+        request.on('error', failed);
+      });
+      status.catch(() => {});
+      request.on('error', reject);
+      request.on('continue', () => {
+        request.write('{"title":');
+        resolve({ status, release: () => request.end('"late"}') });
+      });
+      request.flushHeaders();
     });
-    const response = fetch(`${url}/api/todos`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body,
-      duplex: 'half',
-    } as RequestInit);
-    response.catch(() => {});
-    // Give the request time to reach the server before anything else happens.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    return { response, release };
-  };
 
   it('lets a request in flight finish before exiting 0', async () => {
     const service = start();
-    const { response, release } = await slowCreate(await service.url());
+    const { status, release } = await slowCreate(await service.url());
     service.child.kill('SIGTERM');
     await service.waitFor(/SIGTERM: shutting down/);
     release();
-    expect((await response).status).toBe(201);
+    expect(await status).toBe(201);
     expect((await service.exited).code).toBe(0);
   });
 

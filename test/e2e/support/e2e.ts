@@ -57,7 +57,7 @@ export function useE2e(): () => E2e {
         const port = service.port;
         await service.stop();
         await whileDown?.();
-        service = await Service.start(port);
+        service = await Service.restartOn(port);
       },
     };
   });

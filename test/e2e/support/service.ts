@@ -24,6 +24,21 @@ export class Service {
     }
   }
 
+  /**
+   * Starts again on a port given up a moment ago. While it was free, an outgoing connection on
+   * a shared machine may have taken it as its local port; such a connection soon ends.
+   */
+  static async restartOn(port: number): Promise<Service> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await Service.start(port);
+      } catch (error) {
+        if (attempt === 20 || !String(error).includes('the port is in use')) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+  }
+
   get port(): number {
     return Number(new URL(this.url).port);
   }
