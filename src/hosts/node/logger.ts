@@ -1,3 +1,4 @@
+import { batched, type LineSink } from './batched-lines.ts';
 import type { LogFormat, LogLevel } from './node-config.ts';
 
 type Fields = Readonly<Record<string, unknown>>;
@@ -18,16 +19,16 @@ const RANK: Readonly<Record<LogLevel, number>> = {
   silent: 99,
 };
 
-interface Sink {
-  write(line: string): unknown;
-}
-
-/** JSON lines for machines in prod, short readable lines in dev; errors go to stderr. */
+/**
+ * JSON lines for machines in prod, short readable lines in dev. Errors go to stderr at once,
+ * after what stdout holds; other lines are written together, within 50 ms (see `batched`).
+ */
 export function createLogger(
   { level, format }: { level: LogLevel; format: LogFormat },
-  out: Sink = process.stdout,
-  err: Sink = process.stderr,
+  stdout: LineSink = process.stdout,
+  err: LineSink = process.stderr,
 ): Logger {
+  const out = batched(stdout);
   const enabled = (at: LogLevel) => RANK[at] >= RANK[level];
   const line =
     format === 'json'
@@ -37,7 +38,10 @@ export function createLogger(
           `${new Date().toISOString().slice(11, 23)} ${at.padEnd(5)} ${msg}${prettyFields(fields)}\n`;
 
   const emit = (at: LogLevel, msg: string, fields?: Fields) => {
-    if (enabled(at)) (at === 'error' ? err : out).write(line(at, msg, fields));
+    if (!enabled(at)) return;
+    if (at !== 'error') return void out.write(line(at, msg, fields));
+    out.flush();
+    err.write(line(at, msg, fields));
   };
 
   return {
@@ -46,8 +50,16 @@ export function createLogger(
     error: (msg, fields) => emit('error', msg, fields),
     request:
       format === 'json'
-        ? (method, path, status, ms) =>
-            emit('info', 'request', { method, path, status, ms: Math.round(ms * 100) / 100 })
+        ? (method, path, status, ms) => {
+            // The one line every request writes, so it is spelled out rather than built from
+            // an object: the same JSON as `emit` makes, for a third of the cost.
+            if (!enabled('info')) return;
+            out.write(
+              `{"time":"${new Date().toISOString()}","level":"info","msg":"request",` +
+                `"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},` +
+                `"status":${status},"ms":${Math.round(ms * 100) / 100}}\n`,
+            );
+          }
         : (method, path, status, ms) =>
             emit('info', `${method} ${path} ${status} ${ms.toFixed(1)}ms`),
   };
