@@ -20,6 +20,12 @@ export interface AppOptions {
   readonly assets?: AssetSource;
   /** The `Response` class to build with; the global one unless the host has a faster one. */
   readonly Response?: ResponseClass;
+  /**
+   * Whether the host delivers exactly Content-Length bytes of a body that declares one, as an
+   * HTTP/1.1 server's parser does, so such a body may be read whole. Off by default: a
+   * `Request` built in code may declare any length.
+   */
+  readonly contentLengthIsExact?: boolean;
   /** Where unexpected exceptions go; the client only ever sees a generic 500. */
   readonly reportError?: ErrorReporter;
 }
@@ -55,7 +61,12 @@ export function createApp(options: AppOptions = {}): App {
     request.method === 'HEAD' ? responses.headOf(response) : response;
 
   const router = Router({ catch: answerError, finally: [dropBodyOfHead] });
-  addTodoRoutes(router, { store, limits: config.limits, responses });
+  addTodoRoutes(router, {
+    store,
+    limits: config.limits,
+    responses,
+    contentLengthIsExact: options.contentLengthIsExact ?? false,
+  });
   addEventRoutes(router, events, responses);
   addHelloRoute(router, responses);
   router.all('/api/*', () => {
@@ -64,18 +75,16 @@ export function createApp(options: AppOptions = {}): App {
   addStaticRoutes(router, options.assets, responses);
 
   const fetch = async (request: Request): Promise<Response> => {
-    // itty parses the URL before its own error handling, so a URL no parser accepts (a
-    // Host header such as "a b" makes one) is answered here.
-    if (!URL.canParse(request.url)) {
-      return answerError(
-        new HttpProblem(400, 'The request URL or its Host header is not valid.'),
-        request,
-      );
-    }
     try {
       return await router.fetch(request);
     } catch (error) {
-      return answerError(error, request);
+      // itty parses the URL before its own error handling, so a URL no parser accepts (a
+      // Host header such as "a b" makes one) lands here; checked only now, as it is rare.
+      const badUrl = !URL.canParse(request.url);
+      return answerError(
+        badUrl ? new HttpProblem(400, 'The request URL or its Host header is not valid.') : error,
+        request,
+      );
     }
   };
 

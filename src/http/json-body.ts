@@ -22,8 +22,9 @@ export function requireJsonMediaType(request: Request): void {
 export async function readJsonObject(
   request: Request,
   maxBytes: number,
+  contentLengthIsExact = false,
 ): Promise<Record<string, unknown>> {
-  const text = decodeUtf8(await readAtMost(request, maxBytes));
+  const text = decodeUtf8(await readAtMost(request, maxBytes, contentLengthIsExact));
   if (text.trim() === '') {
     throw new HttpProblem(
       400,
@@ -42,23 +43,39 @@ export async function readJsonObject(
   return value as Record<string, unknown>;
 }
 
+/** The client went away or broke the framing: its failure, not the server's. */
+function bodyEndedEarly(): never {
+  throw new HttpProblem(400, 'The body ended before it was complete.');
+}
+
 function tooLarge(maxBytes: number): HttpProblem {
   return new HttpProblem(413, `The body is larger than the limit of ${maxBytes} bytes.`);
 }
 
-async function readAtMost(request: Request, maxBytes: number): Promise<Uint8Array> {
+/**
+ * With `contentLengthIsExact`, the host delivers a declared body by its length (an HTTP/1.1
+ * parser does), so one within the limit is read whole; that skips a web stream
+ * reader, which on Node cost a third of a create. Otherwise every chunk is counted.
+ */
+async function readAtMost(
+  request: Request,
+  maxBytes: number,
+  contentLengthIsExact: boolean,
+): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
   if (request.body === null) return new Uint8Array(0);
+  if (contentLengthIsExact && declared !== null) {
+    const bytes = new Uint8Array(await request.arrayBuffer().catch(bodyEndedEarly));
+    if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
+    return bytes;
+  }
 
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read().catch(() => {
-      // The client went away or broke the framing: its failure, not the server's.
-      throw new HttpProblem(400, 'The body ended before it was complete.');
-    });
+    const { done, value } = await reader.read().catch(bodyEndedEarly);
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {

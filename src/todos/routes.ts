@@ -17,10 +17,12 @@ export interface TodoRouteDeps {
   readonly store: TodoStore;
   readonly limits: AppConfig['limits'];
   readonly responses: Responses;
+  readonly contentLengthIsExact: boolean;
 }
 
 /** The to-do API: CONTRACT.md sections Items, Request bodies and HTTP details. */
-export function addTodoRoutes(router: RouterType, { store, limits, responses }: TodoRouteDeps) {
+export function addTodoRoutes(router: RouterType, deps: TodoRouteDeps) {
+  const { store, limits, responses, contentLengthIsExact } = deps;
   // The list's ETag is the store's version, so its JSON only needs making once per change.
   let listCache = { version: '', body: '' };
   const collectionPreflight = preflightHeaders('GET, POST, OPTIONS');
@@ -47,7 +49,7 @@ export function addTodoRoutes(router: RouterType, { store, limits, responses }: 
   };
 
   const readFields = async (request: IRequest, intent: BodyIntent) => {
-    const body = await readJsonObject(request, limits.maxBodyBytes);
+    const body = await readJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
     const parsed = parseTodoFields(body, intent, limits.maxTitleLength);
     if (!parsed.ok) {
       const detail = parsed.errors.map((error) => error.detail).join(' ');

@@ -37,6 +37,8 @@ export async function startNodeServer(
     assets: fileAssets(PUBLIC_DIR),
     // The adapter writes its own Response class straight to the socket.
     Response: AdapterResponse as typeof Response,
+    // Node's parser ends a body at its Content-Length; what follows is the next request.
+    contentLengthIsExact: true,
     reportError: (error, request) =>
       logger.error('unexpected error', {
         ...(request && { method: request.method, path: pathOf(request.url) }),
