@@ -29,13 +29,14 @@ export function createLogger(
   err: LineSink = process.stderr,
 ): Logger {
   const out = batched(stdout);
+  const now = isoClock();
   const enabled = (at: LogLevel) => RANK[at] >= RANK[level];
   const line =
     format === 'json'
       ? (at: LogLevel, msg: string, fields?: Fields) =>
-          JSON.stringify({ time: new Date().toISOString(), level: at, msg, ...fields }) + '\n'
+          JSON.stringify({ time: now(), level: at, msg, ...fields }) + '\n'
       : (at: LogLevel, msg: string, fields?: Fields) =>
-          `${new Date().toISOString().slice(11, 23)} ${at.padEnd(5)} ${msg}${prettyFields(fields)}\n`;
+          `${now().slice(11, 23)} ${at.padEnd(5)} ${msg}${prettyFields(fields)}\n`;
 
   const emit = (at: LogLevel, msg: string, fields?: Fields) => {
     if (!enabled(at)) return;
@@ -55,7 +56,7 @@ export function createLogger(
             // an object: the same JSON as `emit` makes, for a third of the cost.
             if (!enabled('info')) return;
             out.write(
-              `{"time":"${new Date().toISOString()}","level":"info","msg":"request",` +
+              `{"time":"${now()}","level":"info","msg":"request",` +
                 `"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},` +
                 `"status":${status},"ms":${Math.round(ms * 100) / 100}}\n`,
             );
@@ -70,4 +71,22 @@ function prettyFields(fields: Fields | undefined): string {
   return Object.entries(fields)
     .map(([key, value]) => (key === 'stack' ? `\n${String(value)}` : ` ${key}=${String(value)}`))
     .join('');
+}
+
+/**
+ * The time as `Date.prototype.toISOString` writes it, formatting the date and second once a
+ * second: a fresh `toISOString` per line cost 1 µs, half of a request line.
+ */
+export function isoClock(): () => string {
+  let second = Number.NaN;
+  let prefix = '';
+  return () => {
+    const ms = Date.now();
+    const thisSecond = Math.floor(ms / 1000);
+    if (thisSecond !== second) {
+      second = thisSecond;
+      prefix = new Date(thisSecond * 1000).toISOString().slice(0, 20);
+    }
+    return `${prefix}${String(ms - thisSecond * 1000).padStart(3, '0')}Z`;
+  };
 }
