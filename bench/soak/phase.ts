@@ -68,14 +68,18 @@ export async function runPhase(
   const ran = (performance.now() - started) / 1000;
 
   const final = await readList(deps.port);
+  // After a failure these would only repeat it: a request that failed may have changed the list.
   if (deps.failures.total === 0 && final.seq !== changesBefore + api.changes) {
     deps.failures.add(
       'change count',
       `the list is at seq ${final.seq} after ${changesBefore + api.changes} successful changes`,
     );
   }
-  if (final.ids.size > 0) {
-    deps.failures.add('wrong answer', `the list holds ${final.ids.size} items nobody created`);
+  if (deps.failures.total === 0 && final.ids.size > 0) {
+    deps.failures.add(
+      'wrong answer',
+      `the list holds ${final.ids.size} items after every connection deleted its own`,
+    );
   }
   await withinSeconds(`${label}: the event clients catching up`, STEP_LIMIT_SECONDS, () =>
     clients.finish(final),

@@ -86,7 +86,10 @@ export function formatReport(figures: SoakFigures): string {
   );
   if (measured) {
     const { api: measuredApi, events: measuredEvents } = measured;
-    const perOne = (things: number) => count(figures.heapBound / Math.max(1, things));
+    const perOne = (things: number) => {
+      const bytes = figures.heapBound / Math.max(1, things);
+      return bytes < 10 ? bytes.toFixed(2) : count(bytes);
+    };
     lines.push(
       row(
         '  the bound',

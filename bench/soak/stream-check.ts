@@ -107,8 +107,9 @@ export class StreamCheck {
         'missed event',
         `${where}, seq ${seq} came where ${wanted} was due (${missed} missed)`,
       );
-    } else
+    } else {
       this.#fail('wrong event', `${where}, seq ${seq} came again or out of order (${wanted} due)`);
+    }
     return false;
   }
 
