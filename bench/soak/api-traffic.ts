@@ -33,7 +33,8 @@ export interface TrafficDeps {
 /**
  * `connections` keep-alive connections, each a loop of one request at a time, until `stop()`.
  * Each loop owns the items it creates, so it knows the right answer to every request; when
- * stopped it deletes what it still holds, leaving the list as it found it.
+ * stopped it deletes what it still holds, leaving the list as it found it, unless the run
+ * has already failed.
  */
 export class ApiTraffic {
   readonly #deps: TrafficDeps;
@@ -73,6 +74,8 @@ export class ApiTraffic {
       else call = calls.update(item, pick === 'update (If-Match)');
       if ((await this.#make(call)) && call.kind === 'delete') owned.splice(owned.indexOf(item!), 1);
     }
+    // After a failure the list is not checked, and a hung service would make each delete wait.
+    if (this.#deps.failures.total > 0) return;
     for (const item of owned) await this.#make(calls.remove(item, false));
   }
 
