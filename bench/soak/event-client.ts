@@ -95,7 +95,7 @@ export class EventClient {
     return new Promise((resolve) => {
       const asked = performance.now();
       let ours = false;
-      let counted = false;
+      let openedAt: number | undefined;
       const request: ClientRequest = get({ host: '127.0.0.1', port, path, headers, agent: false });
       const close = () => {
         ours = true;
@@ -110,7 +110,7 @@ export class EventClient {
           return close();
         }
         tally.answerMs.record(performance.now() - asked);
-        counted = true;
+        openedAt = performance.now();
         tally.connected += 1;
         tally.open += 1;
         tally.peakOpen = Math.max(tally.peakOpen, tally.open);
@@ -134,7 +134,10 @@ export class EventClient {
       });
       request.on('error', (error) => ours || this.#lost(error));
       request.on('close', () => {
-        if (counted) tally.open -= 1;
+        if (openedAt !== undefined) {
+          tally.open -= 1;
+          tally.openMs += performance.now() - openedAt;
+        }
         this.#close = undefined;
         clearTimeout(this.#lifetime);
         resolve();

@@ -22,6 +22,8 @@ export interface PhaseResult {
   readonly events: EventTally;
   /** How long the API traffic ran. */
   readonly seconds: number;
+  /** From the first client connecting to the last leaving. */
+  readonly clientSeconds: number;
   readonly final: FinalList;
 }
 
@@ -50,6 +52,7 @@ export async function runPhase(
   const events = new EventTally();
   show(api, events);
   const clients = new EventClients({ ...deps, tally: events }, deps.clients);
+  const clientsStarted = performance.now();
   clients.start();
   await withinSeconds(`${label}: connecting the event clients`, STEP_LIMIT_SECONDS, () =>
     clients.allConnected(),
@@ -84,9 +87,10 @@ export async function runPhase(
   await withinSeconds(`${label}: the event clients catching up`, STEP_LIMIT_SECONDS, () =>
     clients.finish(final),
   );
+  const clientSeconds = (performance.now() - clientsStarted) / 1000;
   const unseen = deps.ledger.settle();
   if (deps.clients > 0 && unseen > 0) {
     deps.failures.add('missed event', `${unseen} changes the API made reached no event client`);
   }
-  return { api, events, seconds: ran, final };
+  return { api, events, seconds: ran, clientSeconds, final };
 }

@@ -63,8 +63,9 @@ export function formatReport(figures: SoakFigures): string {
     ),
     row(
       'clients connected',
-      `${count(events.connected)} streams in all by ${options.clients} clients, at most ` +
-        `${events.peakOpen} open at once; resumes: ` +
+      `${count(events.connected)} streams in all by ${options.clients} clients, ` +
+        `${count(events.openMs / 1000 / phase.clientSeconds)} open on average and ` +
+        `${events.peakOpen} at most; resumes: ` +
         `${count(events.replayed)} in sequence, ${count(events.tooOld)} too old for the replay ` +
         `buffer (snapshot); ${count(events.unknownIds)} foreign or garbage ids (snapshot); ` +
         `${count(events.endedByServer)} streams ended by the service`,

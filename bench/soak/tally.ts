@@ -10,6 +10,8 @@ export class EventTally {
   /** Streams open now, and the most open at once. */
   open = 0;
   peakOpen = 0;
+  /** The time every stream was open, added up: divided by the phase's time, how many were. */
+  openMs = 0;
   /** Resumes given exactly the events they missed. */
   replayed = 0;
   /** Resumes too far behind for the replay buffer, rightly given a snapshot. */
