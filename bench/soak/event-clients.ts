@@ -58,10 +58,4 @@ export class EventClients {
     }
     await this.#running;
   }
-
-  /** Leaves at once without checking anything: the run is being abandoned. */
-  async abandon(): Promise<void> {
-    for (const client of this.#clients) client.close();
-    await this.#running;
-  }
 }
