@@ -73,6 +73,17 @@ export async function exchange(url: string, request: string | Uint8Array): Promi
   return connection.text;
 }
 
+/** Sends `request` and resolves with the responses the server sent until it closed. */
+export async function responsesTo(
+  url: string,
+  request: string | Uint8Array,
+): Promise<RawResponse[]> {
+  const connection = await RawConnection.open(url);
+  connection.write(request);
+  await connection.closed;
+  return parseResponses(connection.bytes);
+}
+
 export interface RawResponse {
   readonly status: number;
   /** Lowercase names; a repeated header keeps its last value. */
