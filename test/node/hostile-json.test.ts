@@ -84,3 +84,45 @@ describe('the Node host and JSON nested 100000 levels deep', () => {
     });
   });
 });
+
+/** A create body of `count` unknown keys beside a valid title. */
+const manyKeys = (count: number) =>
+  `{"title":"a",${Array.from({ length: count }, (_, i) => `"k${i}":0`).join(',')}}`;
+
+describe('the Node host and thousands of keys in one object', () => {
+  describe('under the default body limit', () => {
+    const running = useNodeServer();
+    /** As many keys as 16 KiB holds. */
+    const KEYS = Math.floor(16384 / '"k0000":0,'.length);
+
+    it('answers as many unknown keys as the body limit holds in a few KiB', async () => {
+      const response = await create(running().url, manyKeys(KEYS));
+      expect(response.status).toBe(400);
+      expect(Buffer.byteLength(response.body)).toBeLessThan(4096);
+    });
+  });
+
+  describe('under a body limit that lets 10000 keys through', () => {
+    const running = useNodeServer({ limits: { maxBodyBytes: 256 * 1024 } });
+
+    it('answers 10000 unknown keys with 400 naming the first of them, storing nothing', async () => {
+      const before = await listState(running().url);
+      const response = await create(running().url, manyKeys(10_000));
+      expect([response.status, problemOf(response).errors?.[0]?.pointer]).toEqual([400, '/k0']);
+      expect(await listState(running().url)).toEqual(before);
+    });
+
+    it('counts the unknown keys past the first ten in one error on the whole body', async () => {
+      const response = await create(running().url, manyKeys(10_000));
+      expect(problemOf(response).errors).toContainEqual({
+        pointer: '',
+        detail: expect.stringContaining('9990 more keys'),
+      });
+    });
+
+    it('answers 10000 unknown keys in a few KiB', async () => {
+      const response = await create(running().url, manyKeys(10_000));
+      expect(Buffer.byteLength(response.body)).toBeLessThan(4096);
+    });
+  });
+});
