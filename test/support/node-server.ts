@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect } from 'vitest';
-import { createLogger } from '../../src/hosts/node/logger.ts';
+import { createLogger, type Logger } from '../../src/hosts/node/logger.ts';
 import { DEFAULT_NODE_CONFIG, type NodeConfig } from '../../src/hosts/node/node-config.ts';
 import { startNodeServer, type RunningServer } from '../../src/hosts/node/server.ts';
 import type { TodoStore } from '../../src/todos/store.ts';
@@ -26,14 +26,21 @@ export function nodeConfig(options: NodeServerOptions = {}): NodeConfig {
   };
 }
 
+/** What a test hands the host instead of its own: a fresh one for each test. */
+export interface NodeServerParts {
+  readonly store?: () => TodoStore;
+  readonly logger?: () => Logger;
+}
+
 /** A Node host of its own for every test of the enclosing `describe`, closed after it. */
 export function useNodeServer(
   options: NodeServerOptions = {},
-  store?: () => TodoStore,
+  parts: NodeServerParts = {},
 ): () => RunningServer {
   let running: RunningServer | undefined;
   beforeEach(async () => {
-    running = await startNodeServer(nodeConfig(options), SILENT, store?.());
+    const logger = parts.logger?.() ?? SILENT;
+    running = await startNodeServer(nodeConfig(options), logger, parts.store?.());
   });
   afterEach(() => running?.close());
   return () => running!;
