@@ -9,14 +9,13 @@ export class RawConnection {
   readonly socket: Socket;
   /** Resolves when the connection is gone, however it went. */
   readonly closed: Promise<void>;
-  /** The error the socket reported, if any (EPIPE, ECONNRESET...). */
-  error: NodeJS.ErrnoException | undefined;
   #chunks: Buffer[] = [];
 
   private constructor(socket: Socket) {
     this.socket = socket;
     socket.on('data', (chunk: Buffer) => this.#chunks.push(chunk));
-    socket.on('error', (error) => (this.error = error));
+    // A server that hangs up on an abusive client may reset: `close` follows, and is enough.
+    socket.on('error', () => {});
     this.closed = new Promise((resolve) => socket.once('close', () => resolve()));
   }
 
