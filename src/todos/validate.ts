@@ -11,6 +11,11 @@ export type BodyIntent =
 
 const hasOwn = Object.prototype.hasOwnProperty;
 const NON_WHITESPACE = /\S/u;
+/**
+ * Unknown keys named one error each; the rest are counted in one more. A body of thousands of
+ * keys would otherwise be answered with an error per key, many times the body's own size.
+ */
+const MAX_NAMED_UNKNOWN_KEYS = 10;
 
 /**
  * Checks a parsed body against the rules of a to-do, collecting one error per problem.
@@ -22,6 +27,7 @@ export function parseTodoFields(
   maxTitleLength: number,
 ): ParsedFields {
   const errors: FieldError[] = [];
+  let unknownKeys = 0;
 
   for (const key of Object.keys(body)) {
     if (key === 'title' || key === 'completed') continue;
@@ -33,9 +39,19 @@ export function parseTodoFields(
       }
       continue;
     }
+    unknownKeys += 1;
+    if (unknownKeys > MAX_NAMED_UNKNOWN_KEYS) continue;
     errors.push({
       pointer: pointerTo(key),
       detail: `${JSON.stringify(key)} is not a field of a to-do; send only title and completed.`,
+    });
+  }
+  const unnamed = unknownKeys - MAX_NAMED_UNKNOWN_KEYS;
+  if (unnamed > 0) {
+    // The pointer "" is the whole body (RFC 6901): these keys are not named one by one.
+    errors.push({
+      pointer: '',
+      detail: `${unnamed} more ${unnamed === 1 ? 'key is' : 'keys are'} not fields of a to-do.`,
     });
   }
 

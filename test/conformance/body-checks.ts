@@ -6,13 +6,13 @@ const LIMIT = 16384;
 const encoder = new TextEncoder();
 
 /** A valid create body of exactly `bytes` bytes, padded with JSON whitespace. */
-function bodyOfSize(bytes: number): string {
+export function bodyOfSize(bytes: number): string {
   const core = '{"title":"padded"';
   return core + ' '.repeat(bytes - core.length - 1) + '}';
 }
 
 /** A body sent chunked, with no Content-Length, as a streaming client sends it. */
-function streamedBody(text: string, chunkBytes = 1024): RequestInit {
+export function streamedBody(text: string, chunkBytes = 1024): RequestInit {
   const bytes = encoder.encode(text);
   let offset = 0;
   const body = new ReadableStream<Uint8Array>({

@@ -2,17 +2,40 @@ import { describe, expect, it } from 'vitest';
 import { MemoryTodoStore } from '../../src/todos/store.ts';
 import { createTodo, expectProblem, MISSING_ID, sendJson } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
+import { expectNoLeak, expectNoLeakInHeaders } from '../support/leaks.ts';
 
-/** A store whose every change fails, as a bug in it would. */
+/** A store whose every read and change fails, as a bug in it would. */
 class BrokenStore extends MemoryTodoStore {
   constructor(private readonly failure = new Error('disk on fire at /srv/secret/store.ts:42')) {
     super();
+  }
+
+  override list(): never {
+    throw this.failure;
+  }
+
+  override get(): never {
+    throw this.failure;
   }
 
   override create(): never {
     throw this.failure;
   }
 }
+
+/** A request to every route that reaches the store; each fails with the store. */
+const STORE_REQUESTS: readonly [string, string, RequestInit][] = [
+  ['POST /api/todos', '/api/todos', sendJson('POST', { title: 'a' })],
+  ['GET /api/todos', '/api/todos', {}],
+  ['GET /api/todos/:id', `/api/todos/${MISSING_ID}`, {}],
+  [
+    'PUT /api/todos/:id',
+    `/api/todos/${MISSING_ID}`,
+    sendJson('PUT', { title: 'a', completed: true }),
+  ],
+  ['DELETE /api/todos/:id', `/api/todos/${MISSING_ID}`, { method: 'DELETE' }],
+  ['GET /api/sse', '/api/sse', {}],
+];
 
 /** CONTRACT.md, Errors. */
 export function errorsSuite(host: TestHost) {
@@ -37,6 +60,29 @@ export function errorsSuite(host: TestHost) {
       expect((await expectProblem(await api().fetch('/api/todos', init), status)).title).toBe(
         title,
       );
+    });
+
+    it.each([
+      ['400 for malformed JSON', '/api/todos', sendJson('POST', '{"title": "a",}')],
+      [
+        '400 for invalid UTF-8',
+        '/api/todos',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: new Uint8Array([0x7b, 0xff, 0x7d]),
+        },
+      ],
+      ['400 for a wrong field', '/api/todos', sendJson('POST', { title: 1, __proto__x: 1 })],
+      ['404 for an unknown path', '/no/such/page', {}],
+      ['404 for an unknown API path', '/api/nothing', {}],
+      ['405 for a wrong method', '/api/todos', { method: 'PATCH' }],
+      ['413 for a body too large', '/api/todos', sendJson('POST', 'x'.repeat(20000))],
+      ['415 for a wrong media type', '/api/todos', { method: 'POST', body: 'x' }],
+    ])('tells nothing of the server in its %s', async (_name, path, init) => {
+      const response = await api().fetch(path, init);
+      expectNoLeak(await response.text());
+      expectNoLeakInHeaders(response.headers);
     });
 
     it('answers an unknown API path with 404 as problem+json', async () => {
@@ -105,6 +151,26 @@ export function unexpectedFailuresSuite(host: TestHost) {
       const text = await response.text();
       expect(text).not.toMatch(/fire|secret|store\.ts|at |node_modules/);
     });
+
+    it.each(STORE_REQUESTS)(
+      'answers %s with a 500 whose body tells nothing of the server',
+      async (_name, path, init) => {
+        const response = await api().fetch(path, init);
+        const text = await response.text();
+        expect(response.status).toBe(500);
+        expectNoLeak(text);
+      },
+    );
+
+    it.each(STORE_REQUESTS)(
+      'answers %s with a 500 whose headers tell nothing of the server',
+      async (_name, path, init) => {
+        const response = await api().fetch(path, init);
+        await response.body?.cancel();
+        expect(response.status).toBe(500);
+        expectNoLeakInHeaders(response.headers);
+      },
+    );
 
     it('gives every exception the same generic body', async () => {
       const bodies: string[] = [];

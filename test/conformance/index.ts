@@ -5,6 +5,7 @@ import { bodyChecksSuite } from './body-checks.ts';
 import { eventClientsSuite } from './events-clients.ts';
 import { eventsResumeSuite } from './events-resume.ts';
 import { eventsSuite } from './events.ts';
+import { configuredLimitsSuite } from './configured-limits.ts';
 import { corsSuite } from './cors.ts';
 import { errorsSuite, unexpectedFailuresSuite } from './errors.ts';
 import { httpDetailsSuite } from './http-details.ts';
@@ -17,6 +18,7 @@ export function conformanceSuite(host: TestHost): void {
     itemsSuite(host);
     badBodiesSuite(host);
     bodyChecksSuite(host);
+    configuredLimitsSuite(host);
     httpDetailsSuite(host);
     corsSuite(host);
     errorsSuite(host);

@@ -260,6 +260,40 @@ describe('shutdown', () => {
     expect((await service.exited).code).toBe(0);
   });
 
+  /** An open event stream, its first chunk read: what it says until the server ends it. */
+  const openStream = async (url: string) => {
+    const response = await fetch(`${url}/api/sse`);
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let received = (await reader.read()).value!;
+    return async () => {
+      // A stream cut instead of ended (by the shutdown timeout, say) fails here.
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        received += chunk.value;
+      }
+      return received;
+    };
+  };
+
+  it('ends streams and finishes requests in flight together, exiting 0 within the timeout', async () => {
+    const shutdownTimeoutMs = 8000;
+    const dir = configDir((yaml) =>
+      yaml.replace('shutdownTimeoutMs: 10000', `shutdownTimeoutMs: ${shutdownTimeoutMs}`),
+    );
+    const service = start([], { TODO_CONFIG_DIR: dir });
+    const url = await service.url();
+    const streams = await Promise.all([openStream(url), openStream(url)]);
+    const creates = await Promise.all([slowCreate(url), slowCreate(url)]);
+    const signalled = performance.now();
+    service.child.kill('SIGTERM');
+    // The streams end while the requests are still in flight: they do not wait for them.
+    const ended = await Promise.all(streams.map((readToEnd) => readToEnd()));
+    expect(ended.every((text) => text.startsWith('retry: 3000\n\n'))).toBe(true);
+    creates.forEach(({ release }) => release());
+    expect(await Promise.all(creates.map(({ status }) => status))).toEqual([201, 201]);
+    expect((await service.exited).code).toBe(0);
+    expect(performance.now() - signalled).toBeLessThan(shutdownTimeoutMs);
+  });
+
   it('exits at once on a second signal', async () => {
     const service = start();
     await slowCreate(await service.url());

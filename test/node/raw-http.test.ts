@@ -2,40 +2,14 @@ import { Agent, get } from 'node:http';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/hosts/node/logger.ts';
-import { DEFAULT_NODE_CONFIG, type NodeConfig } from '../../src/hosts/node/node-config.ts';
 import { startNodeServer, type RunningServer } from '../../src/hosts/node/server.ts';
-
-/**
- * Sends `request` as raw bytes and resolves with everything the server sent until it closed.
- * The socket is never half-closed: Node drops a request whose client has already sent FIN.
- */
-function exchange(url: string, request: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(request));
-    let received = '';
-    socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
-    socket.on('close', () => resolve(received));
-    socket.on('error', reject);
-  });
-}
-
-const silent = createLogger({ level: 'silent', format: 'json' });
-
-function serverConfig(server: Partial<NodeConfig['server']>): NodeConfig {
-  return {
-    ...DEFAULT_NODE_CONFIG,
-    host: '127.0.0.1',
-    port: 0,
-    server: { ...DEFAULT_NODE_CONFIG.server, ...server },
-  };
-}
+import { listState, nodeConfig, SILENT } from '../support/node-server.ts';
+import { exchange } from '../support/raw-client.ts';
 
 describe('the Node host on the wire', () => {
   let running: RunningServer;
   beforeEach(async () => {
-    running = await startNodeServer(serverConfig({ keepAliveTimeoutMs: 2000 }), silent);
+    running = await startNodeServer(nodeConfig({ server: { keepAliveTimeoutMs: 2000 } }), SILENT);
   });
   afterEach(() => running.close());
 
@@ -107,12 +81,15 @@ describe('the Node host on the wire', () => {
     expect(keepAlive).toBe('timeout=2');
   });
 
-  it('refuses request headers over the configured size with 431', async () => {
+  it('refuses request headers over the configured size with 431, and keeps serving', async () => {
+    const before = await listState(running.url);
     const reply = await exchange(
       running.url,
-      `GET /hello HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20000)}\r\n\r\n`,
+      `POST /api/todos HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20000)}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 13\r\n\r\n{"title":"a"}',
     );
     expect(reply).toMatch(/^HTTP\/1\.1 431 /);
+    expect(await listState(running.url)).toEqual(before);
   });
 });
 
@@ -122,30 +99,34 @@ describe("the Node host's request timeouts", () => {
   let running: RunningServer;
   beforeEach(async () => {
     running = await startNodeServer(
-      serverConfig({ headersTimeoutMs: 300, requestTimeoutMs: 600 }),
-      silent,
+      nodeConfig({ server: { headersTimeoutMs: 300, requestTimeoutMs: 600 } }),
+      SILENT,
     );
   });
   afterEach(() => running.close());
 
-  it('cuts a client that never finishes its headers with 408', async () => {
+  it('cuts a client that never finishes its headers with 408, and keeps serving', async () => {
+    const before = await listState(running.url);
     const reply = await exchange(running.url, 'GET /hello HTTP/1.1\r\nHost: x\r\n');
     expect(reply).toMatch(/^HTTP\/1\.1 408 /);
+    expect(await listState(running.url)).toEqual(before);
   });
 
-  it('cuts a client that never finishes its body with 408', async () => {
+  it('cuts a body shorter than its Content-Length with 408, storing nothing', async () => {
+    const before = await listState(running.url);
     const reply = await exchange(
       running.url,
-      'POST /api/todos HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"ti',
+      'POST /api/todos HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"title":"a"}',
     );
     expect(reply).toMatch(/^HTTP\/1\.1 408 /);
+    expect(await listState(running.url)).toEqual(before);
   });
 });
 
 describe('the Node host and an event client that stops reading', () => {
   let running: RunningServer;
   beforeEach(async () => {
-    running = await startNodeServer(serverConfig({}), silent);
+    running = await startNodeServer(nodeConfig(), SILENT);
   });
   afterEach(() => running.close());
 

@@ -17,6 +17,10 @@ export interface NodeConfig extends AppConfig {
     readonly requestTimeoutMs: number;
     /** How long an idle keep-alive connection is kept open. */
     readonly keepAliveTimeoutMs: number;
+    /**
+     * Requests are refused with 431 once their URL, header names and header values together
+     * reach this many bytes: Node's count, which leaves out the method, colons and line ends.
+     */
     readonly maxHeaderBytes: number;
     /** How long shutdown waits for requests in flight before closing their connections. */
     readonly shutdownTimeoutMs: number;
