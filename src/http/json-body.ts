@@ -64,12 +64,12 @@ async function readAtMost(
 ): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
-  if (request.body === null) return new Uint8Array(0);
   if (contentLengthIsExact && declared !== null) {
     const bytes = new Uint8Array(await request.arrayBuffer().catch(bodyEndedEarly));
     if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
     return bytes;
   }
+  if (request.body === null) return new Uint8Array(0);
 
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
