@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServerAdapter, Response as AdapterResponse } from '@whatwg-node/server';
 import { createApp, type App } from '../../app.ts';
+import { isApiPath } from '../../http/cors.ts';
+import { HttpProblem } from '../../http/problem.ts';
+import { Responses } from '../../http/responses.ts';
 import { pathOf } from '../../http/routing.ts';
 import type { TodoStore } from '../../todos/store.ts';
 import { endingOnError } from './ending-body.ts';
@@ -16,6 +19,7 @@ import { drain } from './shutdown.ts';
 export const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const PUBLIC_DIR = join(PROJECT_ROOT, 'public');
 const EVENT_STREAM_TYPE = 'text/event-stream';
+const HOST_FAILURE = new HttpProblem(500, 'The server could not answer this request. Try again.');
 
 export interface RunningServer {
   readonly url: string;
@@ -47,7 +51,7 @@ export async function startNodeServer(
   });
 
   let draining = false;
-  const adapter = createServerAdapter(async (request: Request) => {
+  const answer = async (request: Request): Promise<Response> => {
     const started = performance.now();
     let response = await app.fetch(request);
     // Only an event stream: reading `body` of another answer would leave the adapter's fast path.
@@ -68,7 +72,20 @@ export async function startNodeServer(
       performance.now() - started,
     );
     return response;
-  });
+  };
+  // The handler never rejects, but the host's code around it may; the adapter would then
+  // answer with the error's stack as the body.
+  const failures = new Responses(AdapterResponse as typeof Response);
+  const adapter = createServerAdapter((request: Request) =>
+    answer(request).catch((error: unknown) => {
+      logger.error('unexpected error', {
+        method: request.method,
+        path: pathOf(request.url),
+        stack: error instanceof Error ? error.stack : String(error),
+      });
+      return failures.problem(HOST_FAILURE, isApiPath(pathOf(request.url)));
+    }),
+  );
 
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxHeaderBytes } = config.server;
   const server = createServer(
