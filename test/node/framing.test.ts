@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { MISSING_ID } from '../support/api.ts';
+import { MISSING_ID, type TodoJson } from '../support/api.ts';
 import { listState, useNodeServer } from '../support/node-server.ts';
 import { parseResponses, RawConnection, rawCreate } from '../support/raw-client.ts';
 
@@ -114,6 +114,19 @@ describe('the Node host and pipelined requests', () => {
       expect.stringMatching(/^201 \{.*"title":"second"/),
       '200 Hello, pipe!',
     ]);
+  });
+
+  it('answers a GET pipelined after a create with the list that holds it', async () => {
+    const connection = await RawConnection.open(running().url);
+    connection.write(
+      Buffer.concat([
+        rawCreate('{"title":"first"}', { keepAlive: true }),
+        Buffer.from('GET /api/todos HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+      ]),
+    );
+    await connection.closed;
+    const [, list] = parseResponses(connection.bytes);
+    expect((JSON.parse(list!.body) as TodoJson[]).map((todo) => todo.title)).toEqual(['first']);
   });
 
   it('stores pipelined creates once each, in the order they were sent', async () => {

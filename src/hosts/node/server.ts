@@ -1,5 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServerAdapter, Response as AdapterResponse } from '@whatwg-node/server';
@@ -76,7 +76,7 @@ export async function startNodeServer(
   // The handler never rejects, but the host's code around it may; the adapter would then
   // answer with the error's stack as the body.
   const failures = new Responses(AdapterResponse as typeof Response);
-  const adapter = createServerAdapter((request: Request) =>
+  const answerSafely = (request: Request): Promise<Response> =>
     answer(request).catch((error: unknown) => {
       logger.error('unexpected error', {
         method: request.method,
@@ -84,8 +84,18 @@ export async function startNodeServer(
         stack: error instanceof Error ? error.stack : String(error),
       });
       return failures.problem(HOST_FAILURE, isApiPath(pathOf(request.url)));
-    }),
-  );
+    });
+  // Node hands over all the requests pipelined on a connection at once and only orders their
+  // answers. RFC 9112 (9.3.2) lets a server work on pipelined requests together only when all
+  // are safe: a GET sent after a POST must see what the POST did. So a request waits until the
+  // one before it on its connection has its answer.
+  const lastOnConnection = new WeakMap<Socket, Promise<Response>>();
+  const adapter = createServerAdapter<{ req: IncomingMessage }>((request, { req }) => {
+    const before = lastOnConnection.get(req.socket);
+    const answered = before ? before.then(() => answerSafely(request)) : answerSafely(request);
+    lastOnConnection.set(req.socket, answered);
+    return answered;
+  });
 
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxHeaderBytes } = config.server;
   const server = createServer(
