@@ -9,6 +9,7 @@ import { HttpProblem } from '../../http/problem.ts';
 import { Responses } from '../../http/responses.ts';
 import { pathOf } from '../../http/routing.ts';
 import type { TodoStore } from '../../todos/store.ts';
+import { answerClientErrorsInOrder } from './client-errors.ts';
 import { endingOnError } from './ending-body.ts';
 import { fileAssets } from './file-assets.ts';
 import type { Logger } from './logger.ts';
@@ -109,6 +110,7 @@ export async function startNodeServer(
     adapter,
   );
   server.keepAliveTimeout = keepAliveTimeoutMs;
+  answerClientErrorsInOrder(server);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
