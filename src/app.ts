@@ -3,6 +3,7 @@ import { addHelloRoute } from './hello.ts';
 import { DEFAULT_APP_CONFIG, type AppConfig } from './config.ts';
 import { isApiPath } from './http/cors.ts';
 import { HttpProblem } from './http/problem.ts';
+import { openWebEventChannel, type OpenEventChannel } from './live/event-channel.ts';
 import { EventStreams, type EventStreamStats } from './live/event-streams.ts';
 import { addEventRoutes } from './live/routes.ts';
 import { Responses, type ResponseClass } from './http/responses.ts';
@@ -26,6 +27,11 @@ export interface AppOptions {
    * `Request` built in code may declare any length.
    */
   readonly contentLengthIsExact?: boolean;
+  /**
+   * How each event stream is made; a web `TransformStream` unless the host has a cheaper way
+   * to its sockets.
+   */
+  readonly openEventChannel?: OpenEventChannel;
   /** Where unexpected exceptions go; the client only ever sees a generic 500. */
   readonly reportError?: ErrorReporter;
 }
@@ -45,7 +51,11 @@ export function createApp(options: AppOptions = {}): App {
   const reportError: ErrorReporter = options.reportError ?? ((error) => console.error(error));
   const store =
     options.store ?? new MemoryTodoStore({ reportError, historyLimit: config.sse.replayEvents });
-  const events = new EventStreams(store, config.sse);
+  const events = new EventStreams(
+    store,
+    config.sse,
+    options.openEventChannel ?? openWebEventChannel,
+  );
   const responses = new Responses(options.Response ?? Response);
 
   const answerError = (error: unknown, request: Request): Response => {

@@ -1,22 +1,19 @@
+import type { EventChannel } from './event-channel.ts';
+
 /** One open event stream. Ending it, for whatever reason, releases everything it holds. */
 export class EventClient {
-  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #channel: EventChannel;
   readonly #signal: AbortSignal;
   readonly #onEnd: () => void;
   #unsubscribe: (() => void) | undefined;
   #ended = false;
   readonly #leave = () => this.#finish(true);
 
-  constructor(
-    writer: WritableStreamDefaultWriter<Uint8Array>,
-    signal: AbortSignal,
-    onEnd: () => void,
-  ) {
-    this.#writer = writer;
+  constructor(channel: EventChannel, signal: AbortSignal, onEnd: () => void) {
+    this.#channel = channel;
     this.#signal = signal;
     this.#onEnd = onEnd;
-    // A cancelled stream errors the writer; closing it ourselves resolves `closed` instead.
-    writer.closed.catch(this.#leave);
+    channel.onGone(this.#leave);
     signal.addEventListener('abort', this.#leave);
   }
 
@@ -26,10 +23,10 @@ export class EventClient {
 
   send(bytes: Uint8Array): void {
     if (this.#ended) return;
-    const room = this.#writer.desiredSize;
-    // null: the stream has errored; not positive: the client stopped reading long ago.
+    const room = this.#channel.room;
+    // null: the stream has failed; not positive: the client stopped reading long ago.
     if (room === null || room <= 0) return this.#leave();
-    this.#writer.write(bytes).catch(this.#leave);
+    this.#channel.write(bytes);
   }
 
   /** Closes the stream after what is queued: the server is stopping. */
@@ -43,8 +40,8 @@ export class EventClient {
     this.#unsubscribe?.();
     this.#signal.removeEventListener('abort', this.#leave);
     // For a client that left, drop what is queued for it at once.
-    const ending = gone ? this.#writer.abort(new Error('The client left.')) : this.#writer.close();
-    ending.catch(() => {});
+    if (gone) this.#channel.abort();
+    else this.#channel.close();
     this.#onEnd();
   }
 }

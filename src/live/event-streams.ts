@@ -2,6 +2,7 @@ import type { AppConfig } from '../config.ts';
 import { HttpProblem } from '../http/problem.ts';
 import type { TodoChange } from '../todos/changes.ts';
 import type { TodoStore } from '../todos/store.ts';
+import type { OpenEventChannel } from './event-channel.ts';
 import { EventClient } from './event-client.ts';
 import {
   formatLiveEvent,
@@ -35,7 +36,7 @@ export interface EventStreamStats {
 }
 
 /**
- * The clients of `GET /api/sse`. Each one is a subscription to the store and a stream writer;
+ * The clients of `GET /api/sse`. Each one is a subscription to the store and a channel;
  * one shared timer sends heartbeats, and runs only while a client is open.
  *
  * A client is dropped as soon as anything shows it left: its request is aborted, its stream
@@ -45,15 +46,17 @@ export interface EventStreamStats {
 export class EventStreams implements EventStreamStats {
   readonly #store: TodoStore;
   readonly #settings: AppConfig['sse'];
+  readonly #openChannel: OpenEventChannel;
   readonly #clients = new Set<EventClient>();
   readonly #frames = new WeakMap<TodoChange, Uint8Array>();
   #heartbeat: ReturnType<typeof setInterval> | undefined;
   #heartbeatEnd: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
 
-  constructor(store: TodoStore, settings: AppConfig['sse']) {
+  constructor(store: TodoStore, settings: AppConfig['sse'], openChannel: OpenEventChannel) {
     this.#store = store;
     this.#settings = settings;
+    this.#openChannel = openChannel;
   }
 
   get openCount(): number {
@@ -80,18 +83,13 @@ export class EventStreams implements EventStreamStats {
     // Reading the opening and subscribing happen in one synchronous step: no change between
     // them can be missed or sent twice.
     const opening = this.#openingFor(lastEventIdOf(request));
-    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, {
-      highWaterMark: opening.byteLength + MAX_BACKLOG_BYTES,
-      size: (chunk) => chunk.byteLength,
-    });
-    const client = new EventClient(writable.getWriter(), request.signal, () =>
-      this.#forget(client),
-    );
+    const channel = this.#openChannel(opening.byteLength + MAX_BACKLOG_BYTES);
+    const client = new EventClient(channel, request.signal, () => this.#forget(client));
     client.send(opening);
     client.listenTo(this.#store.subscribe((change) => client.send(this.#frameOf(change))));
     this.#clients.add(client);
     this.#startHeartbeat();
-    return readable;
+    return channel.body;
   }
 
   /** Ends every open stream cleanly and refuses new ones: the host is shutting down. */
