@@ -10,7 +10,7 @@ import { Responses } from '../../http/responses.ts';
 import { pathOf } from '../../http/routing.ts';
 import type { TodoStore } from '../../todos/store.ts';
 import { answerClientErrorsInOrder } from './client-errors.ts';
-import { endingOnError } from './ending-body.ts';
+import { openNodeEventChannel } from './event-channel.ts';
 import { fileAssets } from './file-assets.ts';
 import type { Logger } from './logger.ts';
 import type { NodeConfig } from './node-config.ts';
@@ -19,7 +19,6 @@ import { drain } from './shutdown.ts';
 /** The project root, the same from `src/hosts/node` and from its build in `dist/hosts/node`. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const PUBLIC_DIR = join(PROJECT_ROOT, 'public');
-const EVENT_STREAM_TYPE = 'text/event-stream';
 const HOST_FAILURE = new HttpProblem(500, 'The server could not answer this request. Try again.');
 
 export interface RunningServer {
@@ -44,6 +43,7 @@ export async function startNodeServer(
     Response: AdapterResponse as typeof Response,
     // Node's parser ends a body at its Content-Length; what follows is the next request.
     contentLengthIsExact: true,
+    openEventChannel: openNodeEventChannel,
     reportError: (error, request) =>
       logger.error('unexpected error', {
         ...(request && { method: request.method, path: pathOf(request.url) }),
@@ -54,15 +54,7 @@ export async function startNodeServer(
   let draining = false;
   const answer = async (request: Request): Promise<Response> => {
     const started = performance.now();
-    let response = await app.fetch(request);
-    // Only an event stream: reading `body` of another answer would leave the adapter's fast path.
-    if (response.headers.get('content-type') === EVENT_STREAM_TYPE && response.body !== null) {
-      // The adapter's Response takes a Node stream as its body, which the web types do not show.
-      response = new AdapterResponse(endingOnError(response.body) as unknown as BodyInit, {
-        status: response.status,
-        headers: response.headers,
-      });
-    }
+    const response = await app.fetch(request);
     // A refused body is left unread: closing the connection stops Node reading the rest.
     // While draining, closing after each answer lets keep-alive clients go elsewhere.
     if (draining || response.status === 413) response.headers.set('connection', 'close');
