@@ -16,7 +16,11 @@ const MEMORY = { streams: 1000, concurrency: 50 };
  */
 const WARM_UP = { streams: 20, posts: 50, concurrency: 10 };
 const LIMIT_SECONDS = { start: 15, warmUp: 30, memory: 60, fanOut: 60 };
-const NAMES: Readonly<Record<ServerKind, string>> = { ours: 'ours', bare: 'bare node:http' };
+const NAMES: Readonly<Record<ServerKind, string>> = {
+  ours: 'ours',
+  bare: 'bare node:http',
+  fastify: 'Fastify',
+};
 
 // From dist-bench/bench/live.js back to the project root.
 const RESULTS_DIR = fileURLToPath(new URL('../../bench/results/', import.meta.url));
@@ -33,9 +37,7 @@ if (!Number.isInteger(rounds) || rounds < 1 || rounds > 20) {
   console.error('--rounds takes a whole number from 1 to 20.');
   process.exit(2);
 }
-const childArgs = options['cpu-prof']
-  ? ['--cpu-prof', '--cpu-prof-dir', `${RESULTS_DIR}profiles`]
-  : [];
+const profileDir = options['cpu-prof'] ? `${RESULTS_DIR}profiles` : undefined;
 
 process.once('SIGINT', () => {
   endProgress();
@@ -48,7 +50,12 @@ async function runOne(kind: ServerKind, round: number): Promise<RunResult> {
   const tag = `round ${round}/${rounds}, ${NAMES[kind]}`;
   progress(`${tag}: starting the server`);
   const server = await withinSeconds(`${tag}: starting the server`, LIMIT_SECONDS.start, () =>
-    startServerChild(kind, childArgs),
+    startServerChild(kind, {
+      maxItems: 10_000,
+      ...(profileDir && {
+        cpuProfile: { dir: profileDir, name: `live-${kind}-r${round}.cpuprofile` },
+      }),
+    }),
   );
   try {
     progress(`${tag}: warming up`);
