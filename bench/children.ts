@@ -1,13 +1,35 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { ChildMessage, CpuSample, MemorySample, ParentRequest } from './child-ipc.ts';
+import { logSink } from './log-sink.ts';
+import type {
+  ChildMessage,
+  ChildSettings,
+  CpuSample,
+  MemorySample,
+  ParentRequest,
+} from './child-ipc.ts';
 
-export type ServerKind = 'ours' | 'bare';
+export const SERVER_KINDS = ['ours', 'bare', 'fastify'] as const;
+export type ServerKind = (typeof SERVER_KINDS)[number];
+
+export const SERVER_NAMES: Readonly<Record<ServerKind, string>> = {
+  ours: 'ours',
+  bare: 'bare node:http',
+  fastify: 'Fastify',
+};
 
 const SCRIPTS: Readonly<Record<ServerKind, URL>> = {
   ours: new URL('./service-child.js', import.meta.url),
-  bare: new URL('./bare-child.js', import.meta.url),
+  bare: new URL('./baselines/bare-child.js', import.meta.url),
+  fastify: new URL('./baselines/fastify-child.js', import.meta.url),
 };
+
+export interface StartOptions extends ChildSettings {
+  /** The core to run on, through `taskset`; any core when undefined. */
+  readonly core?: number;
+  /** Where `--cpu-prof` writes this child's profile, and its file name there. */
+  readonly cpuProfile?: { readonly dir: string; readonly name: string };
+}
 
 /** A server under test, in its own process. */
 export interface ServerChild {
@@ -15,7 +37,9 @@ export interface ServerChild {
   readonly url: string;
   memory(): Promise<MemorySample>;
   cpu(): Promise<CpuSample>;
-  /** Lets the child exit by itself (so a CPU profile gets written), killing it after 3 s. */
+  /** Creates `count` items straight in the server's list, bypassing HTTP; returns their ids. */
+  seed(count: number): Promise<readonly string[]>;
+  /** Lets the child exit by itself (so a CPU profile gets written), killing it after 5 s. */
   stop(): Promise<void>;
 }
 
@@ -35,18 +59,35 @@ export function killAllChildren(): void {
   running.clear();
 }
 
-/** Forks a server child with `--expose-gc` and waits for it to say where it listens. */
+function spawnChild(
+  kind: ServerKind,
+  { core, cpuProfile, ...settings }: StartOptions,
+): ChildProcess {
+  const nodeArgs = ['--expose-gc'];
+  if (cpuProfile) {
+    nodeArgs.push(
+      '--cpu-prof',
+      '--cpu-prof-dir',
+      cpuProfile.dir,
+      '--cpu-prof-name',
+      cpuProfile.name,
+    );
+  }
+  const args = [...nodeArgs, fileURLToPath(SCRIPTS[kind]), JSON.stringify(settings)];
+  // The child logs to stdout as in prod, and the harness reads it and drops it.
+  const stdio: StdioOptions = ['ignore', logSink(), 'pipe', 'ipc'];
+  return core === undefined
+    ? spawn(process.execPath, args, { stdio })
+    : spawn('taskset', ['-c', String(core), process.execPath, ...args], { stdio });
+}
+
+/** Starts a server child and waits for it to say where it listens. */
 export async function startServerChild(
   kind: ServerKind,
-  extraArgs: readonly string[] = [],
+  options: StartOptions,
 ): Promise<ServerChild> {
-  const child = fork(fileURLToPath(SCRIPTS[kind]), [], {
-    execArgv: ['--expose-gc', ...extraArgs],
-    // The child logs to stdout as in prod; the parent reads it and drops it.
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
+  const child = spawnChild(kind, options);
   running.add(child);
-  child.stdout?.resume();
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (text: string) => {
     stderr = (stderr + text).slice(-2000);
@@ -60,12 +101,16 @@ export async function startServerChild(
     pending = undefined;
     resolve(message);
   });
-  child.on('exit', (code, signal) => {
+  const fail = (error: Error) => {
     running.delete(child);
-    failure ??= new Error(`The ${kind} server child exited (${signal ?? code}).\n${stderr}`);
+    failure ??= error;
     pending?.reject(failure);
     pending = undefined;
-  });
+  };
+  child.on('error', fail);
+  child.on('exit', (code, signal) =>
+    fail(new Error(`The ${kind} server child exited (${signal ?? code}).\n${stderr}`)),
+  );
 
   // One question at a time: the runner always waits for each answer.
   const ask = <T extends ChildMessage['type']>(type: T, request?: ParentRequest) =>
@@ -78,7 +123,7 @@ export async function startServerChild(
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      const force = setTimeout(() => child.kill('SIGKILL'), 3000);
+      const force = setTimeout(() => child.kill('SIGKILL'), 5000);
       child.once('exit', () => {
         clearTimeout(force);
         resolve();
@@ -93,6 +138,7 @@ export async function startServerChild(
     url,
     memory: async () => (await ask('memory', { type: 'memory' })).sample,
     cpu: async () => (await ask('cpu', { type: 'cpu' })).sample,
+    seed: async (count) => (await ask('seed', { type: 'seed', count })).ids,
     stop,
   };
 }

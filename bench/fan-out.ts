@@ -1,122 +1,132 @@
+import { Agent, request } from 'node:http';
+import { sleep, withinSeconds } from './bounds.ts';
+import type { MemorySample } from './child-ipc.ts';
 import type { ServerChild } from './children.ts';
-import { openEventStream } from './sse-client.ts';
+import { NEW_ITEM } from './scenarios.ts';
+import { openCountingStream, type CountingStream } from './sse-client.ts';
 import { percentile } from './stats.ts';
 
-export interface FanOutOptions {
+export interface FanOutSettings {
   readonly streams: number;
-  readonly posts: number;
-  readonly concurrency: number;
+  readonly changes: number;
+  /** Changes made first and not timed, so neither server is measured while compiling. */
+  readonly warmUpChanges: number;
 }
 
 export interface FanOutResult {
-  readonly streams: number;
-  readonly posts: number;
-  /** From the first POST sent to the last `created` event received by the last stream. */
-  readonly seconds: number;
-  readonly eventsPerSecond: number;
-  /** From a POST being sent to the last of the streams receiving its event. */
+  /** From each change's POST being sent to the last stream receiving its event. */
   readonly delayP50Ms: number;
   readonly delayP99Ms: number;
-  /** The server's CPU time over the same span: near `seconds` means the server was the limit. */
-  readonly serverCpuMs: number;
-  readonly serverCpuMsPer1000: number;
-  /** The benchmark's own CPU time over the span: near `seconds` means the client was the limit. */
-  readonly clientCpuMs: number;
+  readonly delayMaxMs: number;
+  /** V8 heap plus memory outside it (array buffers included), per open stream. */
+  readonly heapExternalPerStream: number;
+  readonly rssPerStream: number;
+  /** Streams the server still counted as open once every client had gone. */
+  readonly heldAfterClose: number;
+  readonly serverCpuMsPerChange: number;
+  /** This process's CPU time per change: reading a thousand sockets is part of each delay. */
+  readonly clientCpuMsPerChange: number;
+  readonly samples: { readonly before: MemorySample; readonly open: MemorySample };
 }
 
+/** Streams opened at once; a burst of thousands would overflow the listen backlog. */
+const OPEN_BATCH = 50;
+const CHANGE_TIMEOUT_SECONDS = 10;
+
 /**
- * Opens `streams` event streams, waits for every snapshot, then creates `posts` items,
- * `concurrency` POSTs at a time, until every stream has received every `created` event.
+ * Opens `streams` event streams and measures the server's memory, then makes `changes`
+ * changes one at a time: each POST is sent only once every stream has the previous event.
  */
 export async function measureFanOut(
   server: ServerChild,
-  { streams, posts, concurrency }: FanOutOptions,
+  { streams, changes, warmUpChanges }: FanOutSettings,
 ): Promise<FanOutResult> {
-  const lastArrival = new Map<string, { count: number; at: number }>();
-  const createdPerStream = new Array<number>(streams).fill(0);
-  let streamsDone = 0;
-  let finishedAt = 0;
-  let allDelivered: () => void = () => {};
-  const delivered = new Promise<void>((resolve) => (allDelivered = resolve));
+  const total = warmUpChanges + changes;
+  const reached = new Int32Array(total + 2);
+  let waiting: { count: number; resolve: (at: number) => void } | undefined;
+  const onCreated = (count: number, receivedAt: number) => {
+    if (++reached[count]! === streams && waiting?.count === count) waiting.resolve(receivedAt);
+  };
 
-  const readers = Array.from({ length: streams }, (_, index) =>
-    openEventStream(`${server.url}/api/sse`, (type, data, receivedAt) => {
-      if (type !== 'created') return;
-      const { id } = JSON.parse(data) as { id: string };
-      const arrival = lastArrival.get(id);
-      if (arrival === undefined) lastArrival.set(id, { count: 1, at: receivedAt });
-      else {
-        arrival.count += 1;
-        arrival.at = receivedAt;
-      }
-      createdPerStream[index]! += 1;
-      if (createdPerStream[index] === posts && ++streamsDone === streams) {
-        finishedAt = receivedAt;
-        allDelivered();
-      }
-    }),
-  );
+  const before = await server.memory();
+  const url = new URL('/api/sse', server.url);
+  const clients: CountingStream[] = [];
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
-    await Promise.all(readers.map((reader) => reader.snapshot));
-    // A stream that ends now would leave `delivered` waiting: let that win the race instead.
-    const endedEarly = new Promise<never>((_, reject) => {
-      for (const reader of readers) {
-        reader.ended.then(
-          () => reject(new Error('An event stream ended before receiving every event.')),
-          reject,
-        );
-      }
-    });
-    endedEarly.catch(() => {});
-
-    const sentAt = new Map<string, number>();
-    let next = 0;
-    const cpuBefore = await server.cpu();
-    const clientCpuBefore = process.cpuUsage();
-    const firstSent = performance.now();
-    const poster = async () => {
-      while (next < posts) {
-        const title = `bench item ${next++}`;
-        const sent = performance.now();
-        const response = await fetch(`${server.url}/api/todos`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ title }),
-        });
-        if (response.status !== 201) {
-          next = posts;
-          throw new Error(`POST /api/todos answered ${response.status}: ${await response.text()}`);
-        }
-        const { id } = (await response.json()) as { id: string };
-        sentAt.set(id, sent);
-      }
-    };
-    const posting = Promise.all(Array.from({ length: concurrency }, poster));
-    await Promise.race([Promise.all([posting, delivered]), endedEarly]);
-    const clientCpu = process.cpuUsage(clientCpuBefore);
-    const cpuAfter = await server.cpu();
+    while (clients.length < streams) {
+      const batch = Array.from({ length: Math.min(OPEN_BATCH, streams - clients.length) }, () =>
+        openCountingStream(url, onCreated),
+      );
+      clients.push(...batch);
+      await Promise.all(batch.map((client) => client.opened));
+    }
+    const open = await server.memory();
+    if (open.openStreams !== streams) {
+      throw new Error(`the server counts ${open.openStreams} open streams, not ${streams}`);
+    }
 
     const delays: number[] = [];
-    for (const [id, sent] of sentAt) {
-      const arrival = lastArrival.get(id);
-      if (arrival?.count !== streams) throw new Error(`Item ${id} reached only some streams.`);
-      delays.push(arrival.at - sent);
+    const cpuBefore = await server.cpu();
+    const clientBefore = process.cpuUsage();
+    for (let count = 1; count <= total; count += 1) {
+      const delivered = new Promise<number>((resolve) => (waiting = { count, resolve }));
+      const sentAt = performance.now();
+      const status = await withinSeconds(`change ${count}`, CHANGE_TIMEOUT_SECONDS, async () => {
+        const [answered] = await Promise.all([postItem(server.url, agent), delivered]);
+        return answered;
+      }).catch((error: unknown) => {
+        const early = clients.filter((client) => client.endedEarly).length;
+        const got = reached[count];
+        throw new Error(`${String(error)} (${got} of ${streams} streams had it; ${early} ended)`);
+      });
+      if (status !== 201) throw new Error(`POST /api/todos answered ${status}`);
+      if (count > warmUpChanges) delays.push((await delivered) - sentAt);
     }
-    const seconds = (finishedAt - firstSent) / 1000;
-    const serverCpuMs = cpuAfter.userMs + cpuAfter.systemMs - cpuBefore.userMs - cpuBefore.systemMs;
+    const client = process.cpuUsage(clientBefore);
+    const cpuAfter = await server.cpu();
+
+    for (const client of clients) client.close();
+    await Promise.all(clients.map((client) => client.closed));
+    // The server hears of each close a moment later; give it up to 5 s to forget them all.
+    let closed = await server.memory();
+    for (let waited = 0; closed.openStreams > 0 && waited < 5000; waited += 250) {
+      await sleep(250);
+      closed = await server.memory();
+    }
+
+    const heapAndExternal = (sample: MemorySample) => sample.heapUsed + sample.external;
+    const cpuMs = cpuAfter.userMs + cpuAfter.systemMs - cpuBefore.userMs - cpuBefore.systemMs;
     return {
-      streams,
-      posts,
-      seconds,
-      eventsPerSecond: (streams * posts) / seconds,
       delayP50Ms: percentile(delays, 0.5),
       delayP99Ms: percentile(delays, 0.99),
-      serverCpuMs,
-      serverCpuMsPer1000: serverCpuMs / ((streams * posts) / 1000),
-      clientCpuMs: (clientCpu.user + clientCpu.system) / 1000,
+      delayMaxMs: Math.max(...delays),
+      heapExternalPerStream: (heapAndExternal(open) - heapAndExternal(before)) / streams,
+      rssPerStream: (open.rss - before.rss) / streams,
+      heldAfterClose: closed.openStreams,
+      serverCpuMsPerChange: cpuMs / total,
+      clientCpuMsPerChange: (client.user + client.system) / 1000 / total,
+      samples: { before, open },
     };
   } finally {
-    for (const reader of readers) reader.close();
-    await Promise.allSettled(readers.map((reader) => reader.ended));
+    agent.destroy();
+    for (const client of clients) client.close();
   }
+}
+
+function postItem(base: string, agent: Agent): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      `${base}/api/todos`,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': NEW_ITEM.length },
+      },
+      (response) => {
+        response.resume().on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
+    sent.on('error', reject);
+    sent.end(NEW_ITEM);
+  });
 }

@@ -1,6 +1,7 @@
-import { endProgress, withinSeconds } from './bounds.ts';
-import { killAllChildren, startServerChild, type ServerChild } from './children.ts';
 import { DEFAULT_NODE_CONFIG } from '../src/hosts/node/node-config.ts';
+import { withinSeconds } from './bounds.ts';
+import { endProgress } from './soak/status-line.ts';
+import { killAllChildren, startServerChild, type ServerChild } from './children.ts';
 import { Failures } from './soak/failures.ts';
 import { HEAP_GROWTH_BOUND } from './soak/heap-bound.ts';
 import { readList } from './soak/list-read.ts';
@@ -41,7 +42,8 @@ let exitCode = 1;
 let progress: ProgressLine | undefined;
 try {
   const server = await withinSeconds('starting the service', START_LIMIT_SECONDS, () =>
-    startServerChild('ours'),
+    // The prod profile's list limit: the soak keeps the list well under it.
+    startServerChild('ours', { maxItems: DEFAULT_NODE_CONFIG.limits.maxItems }),
   );
   const probe = new ServiceProbe(server);
   progress = new ProgressLine(options.seconds, failures, probe);

@@ -1,4 +1,4 @@
-import { endProgress, progress } from '../bounds.ts';
+import { endProgress, progress } from './status-line.ts';
 import type { Failures } from './failures.ts';
 import { count, mib, seconds } from './format.ts';
 import type { ServiceProbe } from './service-probe.ts';

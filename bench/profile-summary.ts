@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { format, formatTable } from './table.ts';
+
+interface ProfileNode {
+  readonly id: number;
+  readonly callFrame: {
+    readonly functionName: string;
+    readonly url: string;
+    readonly lineNumber: number;
+  };
+}
+
+interface CpuProfile {
+  readonly nodes: readonly ProfileNode[];
+  readonly samples: readonly number[];
+  readonly timeDeltas: readonly number[];
+}
+
+const where = ({ functionName, url, lineNumber }: ProfileNode['callFrame']) => {
+  const file =
+    url === ''
+      ? ''
+      : ` ${url.replace(/^.*\/node_modules\//, '').replace(/^file:\/\/.*\/(dist-bench|dist)\//, '')}:${lineNumber + 1}`;
+  return `${functionName || '(anonymous)'}${file}`;
+};
+
+/** The functions with the most self time over all of `files`, as a table. */
+export function topSelfTime(files: readonly string[], count = 10): string {
+  const selfMs = new Map<string, number>();
+  let totalMs = 0;
+  for (const file of files) {
+    const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+    const names = new Map(profile.nodes.map((node) => [node.id, where(node.callFrame)]));
+    // A sample's time is the gap to the next one.
+    for (let index = 0; index < profile.samples.length - 1; index += 1) {
+      const name = names.get(profile.samples[index]!) ?? '?';
+      const ms = profile.timeDeltas[index + 1]! / 1000;
+      if (name.startsWith('(idle)')) continue;
+      selfMs.set(name, (selfMs.get(name) ?? 0) + ms);
+      totalMs += ms;
+    }
+  }
+  const top = [...selfMs].sort((a, b) => b[1] - a[1]).slice(0, count);
+  return formatTable(
+    [
+      `self time, ${files.map((file) => basename(file, '.cpuprofile')).join(' + ')}`,
+      'ms',
+      '% of busy',
+    ],
+    top.map(([name, ms]) => [name, format.fixed(0)(ms), format.fixed(1)((100 * ms) / totalMs)]),
+  );
+}

@@ -1,0 +1,111 @@
+import type { ServerChild } from './children.ts';
+import type { LoadPlan } from './load.ts';
+
+/** One row of the throughput table: a state to set up on a fresh server, then one request. */
+export interface Scenario {
+  readonly id: string;
+  readonly label: string;
+  /** Sets up the server's list and returns the load to put on it for `seconds` in all. */
+  prepare(server: ServerChild, seconds: number, maxItems: number): Promise<LoadPlan>;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+export const NEW_ITEM = JSON.stringify({ title: 'Water the plants', completed: false });
+const REPLACEMENT = JSON.stringify({ title: 'Water the plants', completed: true });
+/** No server here answers DELETE faster than this; the pool is made for it. */
+const MAX_DELETES_PER_SECOND = 40_000;
+/** A list item's JSON is at least this long (bytes). */
+const ITEM_BYTES = 60;
+
+export const get = (path: string) => ({ method: 'GET', path });
+export const post = { method: 'POST', path: '/api/todos', headers: JSON_HEADERS, body: NEW_ITEM };
+export const put = (id: string) => ({
+  method: 'PUT',
+  path: `/api/todos/${id}`,
+  headers: JSON_HEADERS,
+  body: REPLACEMENT,
+});
+
+/** DELETE, each request of an id of `ids` not asked for before. */
+function deleteEach(ids: readonly string[]): LoadPlan {
+  let next = 0;
+  return {
+    requests: [
+      {
+        method: 'DELETE',
+        setupRequest: (request) => ({ ...request, path: `/api/todos/${ids[next++]}` }),
+      },
+    ],
+    expect: [200],
+    maxRequests: ids.length,
+  };
+}
+
+const listOf = (items: number): Scenario => ({
+  id: items === 100 ? 'get-list-100' : 'get-list-10k',
+  label: `GET list of ${items.toLocaleString('en-US')}`,
+  prepare: async (server) => {
+    await server.seed(items);
+    return { requests: [get('/api/todos')], expect: [200], minBytes: items * ITEM_BYTES };
+  },
+});
+
+export const SCENARIOS: readonly Scenario[] = [
+  listOf(100),
+  listOf(10_000),
+  {
+    id: 'get-one',
+    label: 'GET one',
+    prepare: async (server) => {
+      const ids = await server.seed(100);
+      return { requests: [get(`/api/todos/${ids[50]}`)], expect: [200], minBytes: ITEM_BYTES };
+    },
+  },
+  {
+    id: 'post',
+    label: 'POST',
+    prepare: async (server, _seconds, maxItems) => {
+      await server.seed(100);
+      return { requests: [post], expect: [201], maxRequests: maxItems - 100 };
+    },
+  },
+  {
+    id: 'put',
+    label: 'PUT',
+    prepare: async (server) => {
+      const ids = await server.seed(100);
+      return { requests: [put(ids[50]!)], expect: [200] };
+    },
+  },
+  {
+    id: 'delete',
+    label: 'DELETE',
+    prepare: async (server, seconds) => {
+      await server.seed(100);
+      return deleteEach(await server.seed(Math.ceil(MAX_DELETES_PER_SECOND * seconds)));
+    },
+  },
+  {
+    id: 'hello',
+    label: 'GET /hello',
+    prepare: async () => ({ requests: [get('/hello')], expect: [200] }),
+  },
+  {
+    id: 'preflight',
+    label: 'OPTIONS preflight',
+    prepare: async () => ({
+      requests: [
+        {
+          method: 'OPTIONS',
+          path: '/api/todos',
+          headers: {
+            origin: 'http://localhost:5173',
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'content-type',
+          },
+        },
+      ],
+      expect: [204],
+    }),
+  },
+];

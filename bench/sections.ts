@@ -1,0 +1,127 @@
+import { withinSeconds } from './bounds.ts';
+import { SERVER_NAMES, type ServerKind } from './children.ts';
+import { measureFanOut, type FanOutSettings } from './fan-out.ts';
+import type { FanOutRun } from './fan-out-table.ts';
+import { withServer, type Harness } from './harness.ts';
+import type { BenchOptions } from './options.ts';
+import {
+  ITEM_MEMORY_SECONDS,
+  measureItemMemory,
+  runScaling,
+  SCALING_SIZES,
+  scalingSizeSeconds,
+  type ItemMemoryRun,
+  type ScalingRun,
+} from './scaling.ts';
+import { checkServer } from './server-check.ts';
+import { runThroughput, throughputRunSeconds, type ThroughputRun } from './throughput.ts';
+
+export const FAN_OUT: FanOutSettings = { streams: 1000, changes: 200, warmUpChanges: 20 };
+/** Opens and closes a few streams first, so the memory measured is not code being compiled. */
+const FAN_OUT_WARM_UP: FanOutSettings = { streams: 50, changes: 10, warmUpChanges: 0 };
+const ITEMS_FOR_MEMORY = 10_000;
+
+export interface AllRuns {
+  readonly throughput: ThroughputRun[];
+  readonly fanOut: FanOutRun[];
+  readonly scaling: ScalingRun[];
+  readonly itemMemory: ItemMemoryRun[];
+  /** What the conformance check found wrong with ours; the baselines must have nothing. */
+  readonly oursDiffers: string[];
+}
+
+/** Fan-out has a baseline in bare node:http only: the Fastify baseline serves no events. */
+export const fanOutKinds = (servers: readonly ServerKind[]): ServerKind[] =>
+  servers.filter((kind) => kind !== 'fastify');
+
+/** The servers some section asked for measures. */
+function measuredKinds({ sections, servers }: BenchOptions): ServerKind[] {
+  return servers.filter(
+    (kind) =>
+      sections.includes('throughput') ||
+      (sections.includes('fan-out') && fanOutKinds(servers).includes(kind)) ||
+      (sections.includes('scaling') && kind === 'ours'),
+  );
+}
+
+const CHECK_SECONDS = 1;
+const FAN_OUT_RUN_SECONDS = 7;
+
+/** How many steps the run has, and how long they should take. */
+export function planRun(options: BenchOptions): { steps: number; seconds: number } {
+  const { sections, scenarios, servers, rounds, seconds, warmUpSeconds } = options;
+  let steps = measuredKinds(options).length;
+  let planned = steps * CHECK_SECONDS;
+  const add = (count: number, each: number) => {
+    steps += rounds * count;
+    planned += rounds * count * each;
+  };
+  if (sections.includes('throughput')) {
+    add(scenarios.length * servers.length, throughputRunSeconds(warmUpSeconds, seconds));
+  }
+  if (sections.includes('fan-out')) add(fanOutKinds(servers).length, FAN_OUT_RUN_SECONDS);
+  if (sections.includes('scaling')) {
+    for (const items of SCALING_SIZES) add(1, scalingSizeSeconds(items, warmUpSeconds, seconds));
+    add(1, ITEM_MEMORY_SECONDS);
+  }
+  return { steps, seconds: planned };
+}
+
+/** Every server answers the conformance check before it is measured. */
+async function checkServers(harness: Harness, kinds: readonly ServerKind[]): Promise<string[]> {
+  let oursDiffers: string[] = [];
+  for (const kind of kinds) {
+    harness.progress.step(`checking ${SERVER_NAMES[kind]} against the contract`, CHECK_SECONDS);
+    const differences = await withServer(harness, kind, `${kind}-check`, (server) =>
+      withinSeconds('the conformance check', 30, () => checkServer(server.url)),
+    );
+    if (kind === 'ours') oursDiffers = differences;
+    else if (differences.length > 0) {
+      throw new Error(
+        `the ${kind} baseline differs from the contract:\n  ${differences.join('\n  ')}`,
+      );
+    }
+  }
+  return oursDiffers;
+}
+
+async function runFanOut(harness: Harness, kinds: readonly ServerKind[], round: number) {
+  const runs: FanOutRun[] = [];
+  for (const kind of kinds) {
+    harness.progress.step(
+      `round ${round}/${harness.rounds}, fan-out, ${SERVER_NAMES[kind]}`,
+      FAN_OUT_RUN_SECONDS,
+    );
+    const result = await withServer(harness, kind, `${kind}-fan-out-r${round}`, async (server) => {
+      harness.progress.show('warming up');
+      await withinSeconds('the warm-up', 60, () => measureFanOut(server, FAN_OUT_WARM_UP));
+      harness.progress.show(`${FAN_OUT.streams} streams, ${FAN_OUT.changes} changes`);
+      return withinSeconds('the fan-out', 180, () => measureFanOut(server, FAN_OUT));
+    });
+    runs.push({ round, kind, result });
+  }
+  return runs;
+}
+
+/** The sections asked for, each over all its rounds, in the order of the issue. */
+export async function runSections(harness: Harness, options: BenchOptions): Promise<AllRuns> {
+  const { sections, scenarios, servers, rounds } = options;
+  const runs: AllRuns = {
+    throughput: [],
+    fanOut: [],
+    scaling: [],
+    itemMemory: [],
+    oursDiffers: await checkServers(harness, measuredKinds(options)),
+  };
+  if (sections.includes('throughput')) {
+    runs.throughput.push(...(await runThroughput(harness, scenarios, servers)));
+  }
+  for (let round = 1; sections.includes('fan-out') && round <= rounds; round += 1) {
+    runs.fanOut.push(...(await runFanOut(harness, fanOutKinds(servers), round)));
+  }
+  for (let round = 1; sections.includes('scaling') && round <= rounds; round += 1) {
+    runs.scaling.push(...(await runScaling(harness, round)));
+    runs.itemMemory.push(await measureItemMemory(harness, round, ITEMS_FOR_MEMORY));
+  }
+  return runs;
+}

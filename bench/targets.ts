@@ -1,0 +1,78 @@
+import type { FanOutRow } from './fan-out-table.ts';
+import { format, formatTable } from './table.ts';
+import type { ScalingSummary } from './scaling-table.ts';
+import type { ThroughputRow } from './throughput-table.ts';
+
+/** One of the issue's targets, checked against this run's figures. */
+export interface TargetCheck {
+  readonly target: string;
+  readonly value: number | undefined;
+  readonly shown: string;
+  /** The same ratio from server CPU time per request, steadier on a busy machine. */
+  readonly byCpu?: number | undefined;
+  /** Undefined when the run did not measure it. */
+  readonly pass: boolean | undefined;
+}
+
+const atLeast = (
+  target: string,
+  value: number | undefined,
+  minimum: number,
+  byCpu?: number,
+): TargetCheck => ({
+  target,
+  value,
+  shown: format.ratio(value),
+  byCpu,
+  pass: value === undefined || Number.isNaN(value) ? undefined : value >= minimum,
+});
+
+/** The targets of issue 5, as ratios from this one run. */
+export function checkTargets(
+  throughput: readonly ThroughputRow[],
+  fanOut: readonly FanOutRow[],
+  scaling: ScalingSummary | undefined,
+): TargetCheck[] {
+  const row = (scenario: string) => throughput.find((candidate) => candidate.scenario === scenario);
+  const vsFastify = (scenario: string, target: string, minimum: number) =>
+    atLeast(target, row(scenario)?.oursToFastify, minimum, row(scenario)?.cpuOursToFastify);
+  const p99Found = fanOut.find((candidate) => candidate.metric.includes('p99'))?.values.ours;
+  const p99 = p99Found === undefined || Number.isNaN(p99Found) ? undefined : p99Found;
+  return [
+    vsFastify('get-list-100', 'GET list (100 items) ≥ 1.0× Fastify', 1.0),
+    atLeast(
+      'GET list (100 items) ≥ 0.9× bare node:http',
+      row('get-list-100')?.oursToBare,
+      0.9,
+      row('get-list-100')?.cpuOursToBare,
+    ),
+    vsFastify('post', 'POST ≥ 0.75× Fastify (aim: 1.0×)', 0.75),
+    vsFastify('get-one', 'GET one ≥ 0.75× Fastify', 0.75),
+    vsFastify('put', 'PUT ≥ 0.75× Fastify', 0.75),
+    vsFastify('delete', 'DELETE ≥ 0.75× Fastify', 0.75),
+    {
+      target: 'fan-out to 1,000 streams ≤ 50 ms at p99',
+      value: p99,
+      shown: p99 === undefined ? '—' : `${p99.toFixed(1)} ms`,
+      pass: p99 === undefined ? undefined : p99 <= 50,
+    },
+    atLeast('PUT at 10,000 items within 10% of at 10', scaling?.largeToSmall.put, 0.9),
+    atLeast(
+      'DELETE at 10,000 items within 10% of at 10',
+      scaling?.largeToSmall['post-delete'],
+      0.9,
+    ),
+  ];
+}
+
+export function targetsTable(checks: readonly TargetCheck[]): string {
+  return formatTable(
+    ['target', 'this run', 'result', 'by server CPU per request'],
+    checks.map(({ target, shown, pass, byCpu }) => [
+      target,
+      shown,
+      pass === undefined ? 'not run' : pass ? 'PASS' : 'MISS',
+      format.ratio(byCpu),
+    ]),
+  );
+}

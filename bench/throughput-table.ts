@@ -1,0 +1,120 @@
+import { SERVER_NAMES, type ServerKind } from './children.ts';
+import { format, formatTable } from './table.ts';
+import type { Scenario } from './scenarios.ts';
+import { median, medianRatio } from './stats.ts';
+import type { ThroughputRun } from './throughput.ts';
+
+/** One server's figures in one scenario: medians over the rounds. */
+export interface ServerFigures {
+  readonly requestsPerSecond: number;
+  readonly latencyP50Ms: number;
+  readonly latencyP99Ms: number;
+  readonly serverCpuUsPerRequest: number;
+  readonly serverBusyPercent: number;
+}
+
+export interface ThroughputRow {
+  readonly scenario: string;
+  readonly label: string;
+  readonly servers: Partial<Record<ServerKind, ServerFigures>>;
+  /** Medians over rounds of each round's ratio of requests per second. */
+  readonly oursToFastify: number | undefined;
+  readonly oursToBare: number | undefined;
+  /** The same, of server CPU time per request (lower is better for ours, so other / ours). */
+  readonly cpuOursToFastify: number | undefined;
+  readonly cpuOursToBare: number | undefined;
+}
+
+export function summariseThroughput(
+  runs: readonly ThroughputRun[],
+  scenarios: readonly Scenario[],
+  kinds: readonly ServerKind[],
+): ThroughputRow[] {
+  return scenarios.map(({ id, label }) => {
+    const of = runs.filter((run) => run.scenario === id);
+    const servers: Partial<Record<ServerKind, ServerFigures>> = {};
+    for (const kind of kinds) {
+      const results = of.filter((run) => run.kind === kind).map((run) => run.result);
+      servers[kind] = {
+        requestsPerSecond: median(results.map((result) => result.requestsPerSecond)),
+        latencyP50Ms: median(results.map((result) => result.latencyP50Ms)),
+        latencyP99Ms: median(results.map((result) => result.latencyP99Ms)),
+        serverCpuUsPerRequest: median(results.map((result) => result.serverCpuUsPerRequest)),
+        serverBusyPercent: median(results.map((result) => result.serverBusyPercent)),
+      };
+    }
+    const ratio = (other: ServerKind, value: (run: ThroughputRun) => number) =>
+      medianRatio(
+        of,
+        (run) => run.kind === 'ours',
+        (run) => run.kind === other,
+        value,
+      );
+    const rate = (run: ThroughputRun) => run.result.requestsPerSecond;
+    const speed = (run: ThroughputRun) => 1 / run.result.serverCpuUsPerRequest;
+    return {
+      scenario: id,
+      label,
+      servers,
+      oursToFastify: ratio('fastify', rate),
+      oursToBare: ratio('bare', rate),
+      cpuOursToFastify: ratio('fastify', speed),
+      cpuOursToBare: ratio('bare', speed),
+    };
+  });
+}
+
+const figures = (row: ThroughputRow, kind: ServerKind) => row.servers[kind];
+
+/** Requests per second and latency per server, and ours against each baseline. */
+export function throughputTable(rows: readonly ThroughputRow[], kinds: readonly ServerKind[]) {
+  const header = ['scenario'];
+  for (const kind of kinds) header.push(`${SERVER_NAMES[kind]} req/s`, 'p50 / p99 ms');
+  header.push('ours / Fastify', 'ours / bare');
+  return formatTable(
+    header,
+    rows.map((row) => [
+      row.label,
+      ...kinds.flatMap((kind) => {
+        const server = figures(row, kind);
+        return server === undefined
+          ? ['—', '—']
+          : [
+              format.count(server.requestsPerSecond),
+              `${format.fixed(1)(server.latencyP50Ms)} / ${format.fixed(1)(server.latencyP99Ms)}`,
+            ];
+      }),
+      format.ratio(row.oursToFastify),
+      format.ratio(row.oursToBare),
+    ]),
+  );
+}
+
+/** Server CPU time per request, which the load generator's own limits do not blur. */
+export function cpuTable(rows: readonly ThroughputRow[], kinds: readonly ServerKind[]) {
+  return formatTable(
+    [
+      'server CPU per request (µs)',
+      ...kinds.map((kind) => SERVER_NAMES[kind]),
+      'Fastify / ours',
+      'bare / ours',
+    ],
+    rows.map((row) => [
+      row.label,
+      ...kinds.map((kind) => format.fixed(1)(figures(row, kind)?.serverCpuUsPerRequest ?? NaN)),
+      format.ratio(row.cpuOursToFastify),
+      format.ratio(row.cpuOursToBare),
+    ]),
+  );
+}
+
+/** The median share of its core each server used while measured. */
+export function busyNote(runs: readonly ThroughputRun[], kinds: readonly ServerKind[]): string {
+  const shares = kinds.map((kind) => {
+    const busy = median(
+      runs.filter((run) => run.kind === kind).map((run) => run.result.serverBusyPercent),
+    );
+    return `${SERVER_NAMES[kind]} ${format.fixed(0)(busy)}%`;
+  });
+  return `Servers busy while measured (median share of their core): ${shares.join(', ')}.`;
+}
