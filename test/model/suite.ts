@@ -1,0 +1,30 @@
+import { describe, it } from 'vitest';
+import type { TestHost } from '../support/hosts.ts';
+import { checkAgainstModel, type Aspect } from './runner.ts';
+import { modelSettings, type RunBudget } from './settings.ts';
+
+const TESTS: readonly [title: string, aspect: Aspect][] = [
+  ['answers every request as the model does', 'answers'],
+  ['holds the model’s list after every request', 'list'],
+  ['streams events that replay into the model’s list', 'events'],
+];
+
+/** Issue 6, item 1: random sequences of requests, compared with a reference model. */
+export function modelBasedSuite(host: TestHost, budget: RunBudget): void {
+  const settings = modelSettings(budget);
+  describe(`${host.name} against the reference model`, () => {
+    if (settings.fuzz) console.log(`${host.name}: fast-check seed ${settings.seed}`);
+
+    it.each(TESTS)('%s', async (_title, aspect) => {
+      const started = performance.now();
+      const counts = await checkAgainstModel(host, aspect, settings);
+      if (settings.fuzz) {
+        const seconds = ((performance.now() - started) / 1000).toFixed(1);
+        console.log(
+          `${host.name}, ${aspect}: ${counts.runs} runs, ${counts.commands} commands ` +
+            `in ${seconds} s, seed ${settings.seed}`,
+        );
+      }
+    });
+  });
+}
