@@ -1,5 +1,6 @@
 import { describe, it } from 'vitest';
 import type { TestHost } from '../support/hosts.ts';
+import { modelRegressionSuite } from './regressions.ts';
 import { checkAgainstModel, type Aspect } from './runner.ts';
 import { modelSettings, type RunBudget } from './settings.ts';
 
@@ -26,5 +27,7 @@ export function modelBasedSuite(host: TestHost, budget: RunBudget): void {
         );
       }
     });
+
+    modelRegressionSuite(host);
   });
 }
