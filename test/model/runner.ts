@@ -109,11 +109,15 @@ export async function runSequence(
   }
 }
 
-/** Random sequences of commands, each run against a new service; shrinks what fails. */
+/**
+ * Random sequences of commands, each run against a new service; shrinks what fails, and says
+ * how to replay the shrunk case. `testName` is the test's full name, for `vitest -t`.
+ */
 export async function checkAgainstModel(
   host: TestHost,
   aspect: Aspect,
   settings: ModelSettings,
+  testName: string,
 ): Promise<RunCounts> {
   const counts: RunCounts = { runs: 0, commands: 0 };
   const commands = fc.commands(
@@ -121,7 +125,7 @@ export async function checkAgainstModel(
     // The default size keeps sequences to a few commands: too few to fill the list.
     { maxCommands: settings.maxCommands, size: 'max', replayPath: settings.replayPath },
   );
-  await fc.assert(
+  const details = await fc.check(
     fc.asyncProperty(commands, (sequence) => runSequence(host, aspect, sequence, counts)),
     {
       seed: settings.seed,
@@ -133,5 +137,24 @@ export async function checkAgainstModel(
           : [fc.interruptAfterTimeLimit(settings.timeLimitMs)],
     },
   );
+  if (details.failed) {
+    const report = await fc.asyncDefaultReportMessage(details);
+    const hint = details.counterexamplePath === null ? '' : replayHint(settings, details, testName);
+    throw new Error(`${report}\n\n${hint}`, {
+      cause: details.errorInstance,
+    });
+  }
   return counts;
+}
+
+/** The path only replays with the settings that generated it, so the hint names them all. */
+function replayHint(settings: ModelSettings, details: fc.RunDetails<unknown>, testName: string) {
+  const replayPath = /replayPath="([^"]*)"/.exec(String(details.counterexample))?.[1];
+  const env = [
+    `MODEL_SEED=${details.seed}`,
+    `MODEL_COMMANDS=${settings.maxCommands}`,
+    `MODEL_PATH='${details.counterexamplePath}'`,
+    ...(replayPath === undefined ? [] : [`MODEL_REPLAY_PATH='${replayPath}'`]),
+  ];
+  return `Replay the shrunk case: ${env.join(' ')} npx vitest run test/model -t '${testName}'`;
 }

@@ -16,9 +16,10 @@ export function modelBasedSuite(host: TestHost, budget: RunBudget): void {
   describe(`${host.name} against the reference model`, () => {
     if (settings.fuzz) console.log(`${host.name}: fast-check seed ${settings.seed}`);
 
-    it.each(TESTS)('%s', async (_title, aspect) => {
+    it.each(TESTS)('%s', async (title, aspect) => {
       const started = performance.now();
-      const counts = await checkAgainstModel(host, aspect, settings);
+      const name = `${host.name} against the reference model ${title}`;
+      const counts = await checkAgainstModel(host, aspect, settings, name);
       if (settings.fuzz) {
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
         console.log(
