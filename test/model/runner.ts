@@ -74,7 +74,9 @@ export class ModelCommand implements fc.AsyncCommand<TodoModel, Real> {
 }
 
 async function subscribe(real: Real, model: TodoModel): Promise<void> {
-  const stream = await openStream(real.service);
+  // Over HTTP, a stream's connection would otherwise stay open once the stream ends, and the
+  // stopping server would wait for its next sweep of idle connections to close it.
+  const stream = await openStream(real.service, { headers: { connection: 'close' } });
   real.subscriptions.push({ stream, opening: [...model.items], changes: [] });
 }
 
