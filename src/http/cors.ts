@@ -2,18 +2,15 @@
  * CORS headers are set where each response is made, never copied on afterwards: itty-router's
  * `corsify` rebuilds every response (turning 201 into 200) and costs a copy per request.
  */
-export const API_CORS_HEADERS = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Location, ETag',
-} as const;
+export const ALLOW_ORIGIN = '*';
+export const EXPOSE_HEADERS = 'Location, ETag';
 
-/** Preflight answers, per route, as SPEC.md's table gives them. */
+/** The headers a preflight adds to those of every API answer, per route as SPEC.md has them. */
 export function preflightHeaders(
   allowMethods: string,
   allowHeaders = 'Content-Type',
 ): Record<string, string> {
   return {
-    ...API_CORS_HEADERS,
     'access-control-allow-methods': allowMethods,
     'access-control-allow-headers': allowHeaders,
     'access-control-max-age': '86400',

@@ -1,4 +1,4 @@
-import { API_CORS_HEADERS } from './cors.ts';
+import { ALLOW_ORIGIN, EXPOSE_HEADERS } from './cors.ts';
 import type { HttpProblem } from './problem.ts';
 
 /**
@@ -12,9 +12,30 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
 const TEXT_TYPE = 'text/plain; charset=utf-8';
 
-const API_HEADERS = { ...API_CORS_HEADERS, 'cache-control': 'no-store' } as const;
-
 type HeaderRecord = Readonly<Record<string, string>>;
+
+/**
+ * The headers of every answer under `/api/`, then `extra`. Spelled out rather than spread from
+ * a shared object: spreading two objects, and above all two that share keys, made V8 build
+ * each set of headers the slow way (4.5 µs for a preflight's, against 0.05 µs).
+ */
+function apiHeaders(contentType: string | undefined, extra?: HeaderRecord): HeaderRecord {
+  if (contentType === undefined) {
+    return {
+      'access-control-allow-origin': ALLOW_ORIGIN,
+      'access-control-expose-headers': EXPOSE_HEADERS,
+      'cache-control': 'no-store',
+      ...extra,
+    };
+  }
+  return {
+    'content-type': contentType,
+    'access-control-allow-origin': ALLOW_ORIGIN,
+    'access-control-expose-headers': EXPOSE_HEADERS,
+    'cache-control': 'no-store',
+    ...extra,
+  };
+}
 
 /** Makes every response of the handler, so headers are decided in one place. */
 export class Responses {
@@ -24,18 +45,18 @@ export class Responses {
   apiJson(status: number, body: string, headers?: HeaderRecord): Response {
     return new this.ResponseImpl(body, {
       status,
-      headers: { 'content-type': JSON_TYPE, ...API_HEADERS, ...headers },
+      headers: apiHeaders(JSON_TYPE, headers),
     });
   }
 
   /** A body-less answer under `/api/` (204, 304). */
   apiEmpty(status: number, headers?: HeaderRecord): Response {
-    return new this.ResponseImpl(null, { status, headers: { ...API_HEADERS, ...headers } });
+    return new this.ResponseImpl(null, { status, headers: apiHeaders(undefined, headers) });
   }
 
   problem(problem: HttpProblem, api: boolean): Response {
     const headers = api
-      ? { 'content-type': PROBLEM_TYPE, ...API_HEADERS, ...problem.extras.headers }
+      ? apiHeaders(PROBLEM_TYPE, problem.extras.headers)
       : { 'content-type': PROBLEM_TYPE, 'cache-control': 'no-store', ...problem.extras.headers };
     return new this.ResponseImpl(JSON.stringify(problem), { status: problem.status, headers });
   }
@@ -48,7 +69,8 @@ export class Responses {
         'content-type': 'text/event-stream',
         'cache-control': 'no-cache',
         'x-accel-buffering': 'no',
-        ...API_CORS_HEADERS,
+        'access-control-allow-origin': ALLOW_ORIGIN,
+        'access-control-expose-headers': EXPOSE_HEADERS,
       },
     });
   }
