@@ -97,8 +97,8 @@ if (sections.includes('throughput')) {
       `Lists are filled straight in each server's store, not over HTTP; DELETE removes a different ` +
       `one of a pool of such items each request.`,
     throughputTable(throughput, servers),
-    cpuTable(throughput, servers),
     busyNote(runs.throughput, servers),
+    cpuTable(throughput, servers),
   );
 }
 if (sections.includes('fan-out')) {
