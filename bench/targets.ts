@@ -52,7 +52,7 @@ export function checkTargets(
         : [found.oursToBare, found.cpuOursToBare];
     return atLeast(target, ratio, minimum, byCpu, notServerBound(found, other));
   };
-  const p99Found = fanOut.find((candidate) => candidate.metric.includes('p99'))?.values.ours;
+  const p99Found = fanOut.find((row) => row.key === 'delayP99Ms')?.values.ours;
   const p99 = p99Found === undefined || Number.isNaN(p99Found) ? undefined : p99Found;
   return [
     against('get-list-100', 'fastify', 'GET list (100 items) ≥ 1.0× Fastify', 1.0),
