@@ -149,7 +149,10 @@ const file = writeResults(startedAt, {
 console.log(`\nAll runs and settings: ${relative(process.cwd(), file)}`);
 
 if (profileDir) {
-  const profiles = readdirSync(profileDir).filter((name) => name.startsWith('ours-'));
+  // The check's profile is mostly start-up: leave it out.
+  const profiles = readdirSync(profileDir).filter(
+    (name) => name.startsWith('ours-') && !name.startsWith('ours-check'),
+  );
   const groups = new Map<string, string[]>();
   for (const name of profiles) {
     const group = name.replace(/-r\d+\.cpuprofile$/, '').replace(/\.cpuprofile$/, '');
