@@ -14,10 +14,15 @@ export interface FanOutSettings {
 }
 
 export interface FanOutResult {
+  /** From each change's POST being sent to the first stream receiving its event. */
+  readonly firstP50Ms: number;
+  readonly firstP99Ms: number;
   /** From each change's POST being sent to the last stream receiving its event. */
   readonly delayP50Ms: number;
   readonly delayP99Ms: number;
   readonly delayMaxMs: number;
+  /** Every timed change's delay, in the order the changes were made. */
+  readonly delaysMs: readonly number[];
   /** V8 heap plus memory outside it (array buffers included), per open stream. */
   readonly heapExternalPerStream: number;
   readonly rssPerStream: number;
@@ -43,9 +48,12 @@ export async function measureFanOut(
 ): Promise<FanOutResult> {
   const total = warmUpChanges + changes;
   const reached = new Int32Array(total + 2);
+  const firstAt = new Float64Array(total + 2);
   let waiting: { count: number; resolve: (at: number) => void } | undefined;
   const onCreated = (count: number, receivedAt: number) => {
-    if (++reached[count]! === streams && waiting?.count === count) waiting.resolve(receivedAt);
+    const streamsWithIt = ++reached[count]!;
+    if (streamsWithIt === 1) firstAt[count] = receivedAt;
+    if (streamsWithIt === streams && waiting?.count === count) waiting.resolve(receivedAt);
   };
 
   const before = await server.memory();
@@ -66,6 +74,7 @@ export async function measureFanOut(
     }
 
     const delays: number[] = [];
+    const firsts: number[] = [];
     const cpuBefore = await server.cpu();
     const clientBefore = process.cpuUsage();
     for (let count = 1; count <= total; count += 1) {
@@ -80,7 +89,10 @@ export async function measureFanOut(
         throw new Error(`${String(error)} (${got} of ${streams} streams had it; ${early} ended)`);
       });
       if (status !== 201) throw new Error(`POST /api/todos answered ${status}`);
-      if (count > warmUpChanges) delays.push((await delivered) - sentAt);
+      if (count > warmUpChanges) {
+        delays.push((await delivered) - sentAt);
+        firsts.push(firstAt[count]! - sentAt);
+      }
     }
     const client = process.cpuUsage(clientBefore);
     const cpuAfter = await server.cpu();
@@ -97,9 +109,12 @@ export async function measureFanOut(
     const heapAndExternal = (sample: MemorySample) => sample.heapUsed + sample.external;
     const cpuMs = cpuAfter.userMs + cpuAfter.systemMs - cpuBefore.userMs - cpuBefore.systemMs;
     return {
+      firstP50Ms: percentile(firsts, 0.5),
+      firstP99Ms: percentile(firsts, 0.99),
       delayP50Ms: percentile(delays, 0.5),
       delayP99Ms: percentile(delays, 0.99),
       delayMaxMs: Math.max(...delays),
+      delaysMs: delays.map((ms) => Math.round(ms * 100) / 100),
       heapExternalPerStream: (heapAndExternal(open) - heapAndExternal(before)) / streams,
       rssPerStream: (open.rss - before.rss) / streams,
       heldAfterClose: closed.openStreams,

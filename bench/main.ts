@@ -97,8 +97,8 @@ if (sections.includes('throughput')) {
       `Lists are filled straight in each server's store, not over HTTP; DELETE removes a different ` +
       `one of a pool of such items each request.`,
     throughputTable(throughput, servers),
-    cpuTable(throughput, servers),
     busyNote(runs.throughput, servers),
+    cpuTable(throughput, servers),
   );
 }
 if (sections.includes('fan-out')) {
@@ -149,7 +149,10 @@ const file = writeResults(startedAt, {
 console.log(`\nAll runs and settings: ${relative(process.cwd(), file)}`);
 
 if (profileDir) {
-  const profiles = readdirSync(profileDir).filter((name) => name.startsWith('ours-'));
+  // The check's profile is mostly start-up: leave it out.
+  const profiles = readdirSync(profileDir).filter(
+    (name) => name.startsWith('ours-') && !name.startsWith('ours-check'),
+  );
   const groups = new Map<string, string[]>();
   for (const name of profiles) {
     const group = name.replace(/-r\d+\.cpuprofile$/, '').replace(/\.cpuprofile$/, '');

@@ -1,31 +1,63 @@
 import type { FanOutRow } from './fan-out-table.ts';
-import { format, formatTable } from './table.ts';
 import type { ScalingSummary } from './scaling-table.ts';
-import type { ThroughputRow } from './throughput-table.ts';
+import { format, formatTable } from './table.ts';
+import { notServerBound, type ThroughputRow } from './throughput-table.ts';
 
 /** One of the issue's targets, checked against this run's figures. */
 export interface TargetCheck {
   readonly target: string;
+  /** What the target is stated in: a ratio of req/s, a ratio of sizes, or milliseconds. */
   readonly value: number | undefined;
   readonly shown: string;
-  /** The same ratio from server CPU time per request, steadier on a busy machine. */
+  /** For ratios between servers, the same ratio from server CPU time per request. */
   readonly byCpu?: number | undefined;
+  /** What decided `pass`: req/s when both servers set the pace, else CPU time per request. */
+  readonly judgedBy?: 'req/s' | 'CPU';
   /** Undefined when the run did not measure it. */
   readonly pass: boolean | undefined;
 }
 
-const atLeast = (
+const measured = (value: number | undefined) =>
+  value === undefined || Number.isNaN(value) ? undefined : value;
+
+const atLeast = (target: string, value: number | undefined, minimum: number): TargetCheck => {
+  const found = measured(value);
+  return {
+    target,
+    value: found,
+    shown: format.ratio(found),
+    pass: found === undefined ? undefined : found >= minimum,
+  };
+};
+
+/**
+ * A ratio of ours to a baseline. The issue states it in req/s with each server the limit;
+ * where one was not (autocannon, on one core, cannot keep a fast baseline busy), CPU time
+ * per request stands in for it: for one Node thread, capacity is one over it. The stand-in
+ * runs somewhat high for a server below full load, which wakes up more often per request.
+ */
+function against(
+  row: ThroughputRow | undefined,
+  other: 'fastify' | 'bare',
   target: string,
-  value: number | undefined,
   minimum: number,
-  byCpu?: number,
-): TargetCheck => ({
-  target,
-  value,
-  shown: format.ratio(value),
-  byCpu,
-  pass: value === undefined || Number.isNaN(value) ? undefined : value >= minimum,
-});
+): TargetCheck {
+  if (row === undefined) return atLeast(target, undefined, minimum);
+  const [ratio, byCpu] =
+    other === 'fastify'
+      ? [row.oursToFastify, row.cpuOursToFastify]
+      : [row.oursToBare, row.cpuOursToBare];
+  const judgedBy = notServerBound(row, other) ? 'CPU' : 'req/s';
+  const judged = measured(judgedBy === 'CPU' ? byCpu : ratio);
+  return {
+    target,
+    value: ratio,
+    shown: `${format.ratio(ratio)}${judgedBy === 'CPU' ? '*' : ''}`,
+    byCpu,
+    judgedBy,
+    pass: judged === undefined ? undefined : judged >= minimum,
+  };
+}
 
 /** The targets of issue 5, as ratios from this one run. */
 export function checkTargets(
@@ -34,22 +66,14 @@ export function checkTargets(
   scaling: ScalingSummary | undefined,
 ): TargetCheck[] {
   const row = (scenario: string) => throughput.find((candidate) => candidate.scenario === scenario);
-  const vsFastify = (scenario: string, target: string, minimum: number) =>
-    atLeast(target, row(scenario)?.oursToFastify, minimum, row(scenario)?.cpuOursToFastify);
-  const p99Found = fanOut.find((candidate) => candidate.metric.includes('p99'))?.values.ours;
-  const p99 = p99Found === undefined || Number.isNaN(p99Found) ? undefined : p99Found;
+  const p99 = measured(fanOut.find((candidate) => candidate.key === 'delayP99Ms')?.values.ours);
   return [
-    vsFastify('get-list-100', 'GET list (100 items) ≥ 1.0× Fastify', 1.0),
-    atLeast(
-      'GET list (100 items) ≥ 0.9× bare node:http',
-      row('get-list-100')?.oursToBare,
-      0.9,
-      row('get-list-100')?.cpuOursToBare,
-    ),
-    vsFastify('post', 'POST ≥ 0.75× Fastify (aim: 1.0×)', 0.75),
-    vsFastify('get-one', 'GET one ≥ 0.75× Fastify', 0.75),
-    vsFastify('put', 'PUT ≥ 0.75× Fastify', 0.75),
-    vsFastify('delete', 'DELETE ≥ 0.75× Fastify', 0.75),
+    against(row('get-list-100'), 'fastify', 'GET list (100 items) ≥ 1.0× Fastify', 1.0),
+    against(row('get-list-100'), 'bare', 'GET list (100 items) ≥ 0.9× bare node:http', 0.9),
+    against(row('post'), 'fastify', 'POST ≥ 0.75× Fastify (aim: 1.0×)', 0.75),
+    against(row('get-one'), 'fastify', 'GET one ≥ 0.75× Fastify', 0.75),
+    against(row('put'), 'fastify', 'PUT ≥ 0.75× Fastify', 0.75),
+    against(row('delete'), 'fastify', 'DELETE ≥ 0.75× Fastify', 0.75),
     {
       target: 'fan-out to 1,000 streams ≤ 50 ms at p99',
       value: p99,
@@ -66,13 +90,19 @@ export function checkTargets(
 }
 
 export function targetsTable(checks: readonly TargetCheck[]): string {
-  return formatTable(
-    ['target', 'this run', 'result', 'by server CPU per request'],
-    checks.map(({ target, shown, pass, byCpu }) => [
+  const table = formatTable(
+    ['target', 'this run', 'by CPU', 'result', 'judged by'],
+    checks.map(({ target, shown, byCpu, pass, judgedBy }) => [
       target,
       shown,
-      pass === undefined ? 'not run' : pass ? 'PASS' : 'MISS',
       format.ratio(byCpu),
+      pass === undefined ? 'not run' : pass ? 'PASS' : 'MISS',
+      pass === undefined ? '' : (judgedBy ?? ''),
     ]),
+  );
+  return (
+    `${table}\n\nA ratio between servers is judged in req/s where both servers were the limit, ` +
+    `else (*) by server CPU time per request, which runs somewhat high for a server below ` +
+    `full load (usually a baseline autocannon cannot keep busy, so it flatters ours a little).`
   );
 }

@@ -66,6 +66,19 @@ export function summariseThroughput(
 
 const figures = (row: ThroughputRow, kind: ServerKind) => row.servers[kind];
 
+/** Below this share of its core a server was not the limit: the load generator was. */
+export const SATURATED_PERCENT = 80;
+
+/** Whether ours or `other` used less than SATURATED_PERCENT of its core in this scenario. */
+export function notServerBound(row: ThroughputRow, other: ServerKind): boolean {
+  const busy = (kind: ServerKind) => figures(row, kind)?.serverBusyPercent ?? 100;
+  return Math.min(busy('ours'), busy(other)) < SATURATED_PERCENT;
+}
+
+/** A ratio of requests per second, starred when a server did not set the pace. */
+const paceRatio = (row: ThroughputRow, other: ServerKind, ratio: number | undefined) =>
+  `${format.ratio(ratio)}${ratio !== undefined && notServerBound(row, other) ? '*' : ''}`;
+
 /** Requests per second and latency per server, and ours against each baseline. */
 export function throughputTable(rows: readonly ThroughputRow[], kinds: readonly ServerKind[]) {
   const header = ['scenario'];
@@ -84,8 +97,8 @@ export function throughputTable(rows: readonly ThroughputRow[], kinds: readonly 
               `${format.fixed(1)(server.latencyP50Ms)} / ${format.fixed(1)(server.latencyP99Ms)}`,
             ];
       }),
-      format.ratio(row.oursToFastify),
-      format.ratio(row.oursToBare),
+      paceRatio(row, 'fastify', row.oursToFastify),
+      paceRatio(row, 'bare', row.oursToBare),
     ]),
   );
 }
@@ -108,7 +121,7 @@ export function cpuTable(rows: readonly ThroughputRow[], kinds: readonly ServerK
   );
 }
 
-/** The median share of its core each server used while measured. */
+/** The median share of its core each server used while measured, and what a star means. */
 export function busyNote(runs: readonly ThroughputRun[], kinds: readonly ServerKind[]): string {
   const shares = kinds.map((kind) => {
     const busy = median(
@@ -116,5 +129,10 @@ export function busyNote(runs: readonly ThroughputRun[], kinds: readonly ServerK
     );
     return `${SERVER_NAMES[kind]} ${format.fixed(0)(busy)}%`;
   });
-  return `Servers busy while measured (median share of their core): ${shares.join(', ')}.`;
+  return (
+    `Servers busy while measured (median share of their core): ${shares.join(', ')}. ` +
+    `* One of the two servers used less than ${SATURATED_PERCENT}% of its core: autocannon, on ` +
+    `one core, or the machine set the pace, not that server, so the ratio is not the servers' ` +
+    `own. The server CPU time per request below does not depend on who set the pace.`
+  );
 }
