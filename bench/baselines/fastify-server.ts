@@ -3,7 +3,7 @@ import * as rules from './api-rules.ts';
 import { TodoList } from './todo-list.ts';
 
 const TITLE = { type: 'string', pattern: '\\S', maxLength: rules.MAX_TITLE_LENGTH } as const;
-const TODO = {
+const ITEM_SCHEMA = {
   type: 'object',
   properties: { id: { type: 'string' }, title: { type: 'string' }, completed: { type: 'boolean' } },
   required: ['id', 'title', 'completed'],
@@ -81,7 +81,7 @@ export function buildFastify(maxItems: number) {
 
   app.get(
     '/api/todos',
-    { schema: { response: { 200: { type: 'array', items: TODO }, 304: NOTHING } } },
+    { schema: { response: { 200: { type: 'array', items: ITEM_SCHEMA }, 304: NOTHING } } },
     (request, reply) => {
       reply.header('etag', list.etag);
       if (rules.notModified(request.headers['if-none-match'], list.etag))
@@ -91,7 +91,7 @@ export function buildFastify(maxItems: number) {
   );
   app.post<{ Body: TodoBody }>(
     '/api/todos',
-    { schema: { body: CREATE_BODY, response: { 201: TODO } } },
+    { schema: { body: CREATE_BODY, response: { 201: ITEM_SCHEMA } } },
     (request, reply) => {
       if (list.size >= maxItems) return problem(reply, 507, 'The list is full.');
       const { todo, etag } = list.create(request.body.title, request.body.completed);
@@ -112,7 +112,7 @@ export function buildFastify(maxItems: number) {
 
   app.get<{ Params: { id: string } }>(
     '/api/todos/:id',
-    { onRequest: existingItem, schema: { response: { 200: TODO, 304: NOTHING } } },
+    { onRequest: existingItem, schema: { response: { 200: ITEM_SCHEMA, 304: NOTHING } } },
     (request, reply) => {
       const { todo, etag } = list.get(request.params.id)!;
       reply.header('etag', etag);
@@ -122,7 +122,7 @@ export function buildFastify(maxItems: number) {
   );
   app.put<{ Params: { id: string }; Body: TodoBody }>(
     '/api/todos/:id',
-    { onRequest: existingItem, schema: { body: REPLACE_BODY, response: { 200: TODO } } },
+    { onRequest: existingItem, schema: { body: REPLACE_BODY, response: { 200: ITEM_SCHEMA } } },
     (request, reply) => {
       const { id } = request.params;
       const { title, completed, id: bodyId } = request.body;
@@ -140,7 +140,7 @@ export function buildFastify(maxItems: number) {
   );
   app.delete<{ Params: { id: string } }>(
     '/api/todos/:id',
-    { onRequest: existingItem, schema: { response: { 200: TODO } } },
+    { onRequest: existingItem, schema: { response: { 200: ITEM_SCHEMA } } },
     (request, reply) => {
       const { todo, etag } = list.delete(request.params.id)!;
       reply.header('etag', etag).send(todo);
