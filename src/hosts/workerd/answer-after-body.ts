@@ -1,12 +1,13 @@
-/** How much of a refused body the worker still reads, so that its sender sees the answer. */
+/** How much of a refused body is still read, so that its sender sees the answer. */
 const DRAIN_LIMIT_BYTES = 1024 * 1024;
 
 /**
- * Answers `request` with `answer`, passing the body on through a stream of the worker's own,
- * and reads what the handler left unread (up to `DRAIN_LIMIT_BYTES`) before the answer goes
- * out. workerd resets a connection whose request body is still arriving when the response
- * ends, so a client streaming an oversized body would see ECONNRESET instead of the 413; the
- * handler itself still decides after at most `limits.maxBodyBytes`.
+ * Answers `request` with `answer`, passing the body on through a stream of its own, and reads
+ * what the handler left unread (up to `DRAIN_LIMIT_BYTES`) before the answer goes out. workerd
+ * resets a connection whose request body is still arriving when the response ends, so a client
+ * streaming an oversized body would see ECONNRESET instead of the 413, and a body piped on to a
+ * Durable Object breaks with "Network connection lost". The handler itself still decides after
+ * at most `limits.maxBodyBytes`.
  */
 export async function answerAfterBody(
   request: Request,

@@ -1,5 +1,8 @@
 import type { TodoListObject } from './todo-list-object.ts';
 
+/** There is one list, so one object: every isolate addresses it by this name. */
+export const LIST_NAME = 'todos';
+
 /** The bindings `wrangler.toml` gives the worker and the object. */
 export interface Env {
   /** The namespace of the one object that holds the list. */

@@ -1,12 +1,13 @@
 import { DurableObject } from 'cloudflare:workers';
 import { createApp, type App } from '../../app.ts';
+import { answerAfterBody } from './answer-after-body.ts';
 import type { Env } from './env.ts';
 import { appConfigFromVars } from './vars-config.ts';
 
 /**
  * The one object every `/api/` request reaches, from whichever isolate: it holds the handler,
  * and with it the list and the event clients, in its memory. Nothing is written to storage;
- * when the object leaves memory the list starts empty again, as SPEC.md has it.
+ * when the object leaves memory the list starts empty again.
  */
 export class TodoListObject extends DurableObject<Env> {
   protected readonly app: App;
@@ -16,7 +17,9 @@ export class TodoListObject extends DurableObject<Env> {
     this.app = createApp({ config: appConfigFromVars(env) });
   }
 
+  // The object, not the worker, must finish the body: workerd breaks the worker-to-object body
+  // pipe when the object answers first, and the client then sees a reset or a hang.
   override fetch(request: Request): Promise<Response> {
-    return this.app.fetch(request);
+    return answerAfterBody(request, (forwarded) => this.app.fetch(forwarded));
   }
 }
