@@ -45,6 +45,12 @@ export interface TestHost {
    * host that builds the handler in the test's process can; the suites that need it run there.
    */
   readonly injects: boolean;
+  /**
+   * Whether stopping the service cuts its open event streams instead of ending them. workerd
+   * has no shutdown: a service stops when its object is evicted, and wrangler's proxy then drops
+   * the client's connection.
+   */
+  readonly stopCutsStreams?: boolean;
   start(options?: ServiceOptions): Promise<TestService>;
 }
 

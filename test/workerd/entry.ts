@@ -1,15 +1,15 @@
-import { TodoListObject } from '../../src/hosts/workerd/worker.ts';
-
-export { default, TodoListObject } from '../../src/hosts/workerd/worker.ts';
+import worker, { TodoListObject as ListObject } from '../../src/hosts/workerd/worker.ts';
+import { LIST_NAME, type Env } from '../../src/hosts/workerd/env.ts';
+import { FORGET_REASON, TEST_PATHS } from './test-paths.ts';
 
 /**
- * The real object, plus what only a test may do to it, through Miniflare's stub. The worker
- * never calls these, and no request can reach them.
+ * The real object under the name `wrangler.toml` binds, plus what only a test may do to it.
+ * The test hosts reach these through `TEST_PATHS`.
  */
-export class TestTodoListObject extends TodoListObject {
+export class TodoListObject extends ListObject {
   /** Drops the object from memory, as an eviction does: the next request meets a new one. */
   forget(): void {
-    this.ctx.abort('forgotten by the test host');
+    this.ctx.abort(FORGET_REASON);
   }
 
   /** What the object still holds for event clients, as `TestService.streamStats` gives it. */
@@ -21,3 +21,25 @@ export class TestTodoListObject extends TodoListObject {
     };
   }
 }
+
+function listObject(env: Env) {
+  const namespace = env.TODO_LIST as unknown as DurableObjectNamespace<TodoListObject>;
+  return namespace.get(namespace.idFromName(LIST_NAME));
+}
+
+export default {
+  async fetch(request, env) {
+    const path = new URL(request.url).pathname;
+    if (path === TEST_PATHS.forget) {
+      // The call fails by design: the object it runs in is aborted.
+      await listObject(env)
+        .forget()
+        .catch(() => {});
+      return new Response(null, { status: 204 });
+    }
+    if (path === TEST_PATHS.streamStats) {
+      return Response.json(await listObject(env).streamStats());
+    }
+    return worker.fetch(request, env);
+  },
+} satisfies ExportedHandler<Env>;

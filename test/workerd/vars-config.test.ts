@@ -1,8 +1,16 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { unstable_getMiniflareWorkerOptions } from 'wrangler';
 import { DEFAULT_APP_CONFIG } from '../../src/config.ts';
 import { ConfigError } from '../../src/config-rules.ts';
 import { appConfigFromVars } from '../../src/hosts/workerd/vars-config.ts';
-import { wranglerTomlOptions } from '../support/workerd-host.ts';
+
+/** `wrangler.toml`'s `[vars]`, read the way `wrangler dev` reads them. */
+function wranglerTomlVars(): Record<string, unknown> {
+  process.env.WRANGLER_SEND_METRICS = 'false';
+  const toml = fileURLToPath(new URL('../../wrangler.toml', import.meta.url));
+  return unstable_getMiniflareWorkerOptions(toml).workerOptions.bindings as Record<string, unknown>;
+}
 
 function problemsOf(vars: Record<string, unknown>): readonly string[] {
   try {
@@ -46,8 +54,8 @@ describe("the worker's [vars]", () => {
   });
 
   it('sets in wrangler.toml the defaults CONTRACT.md names, as config/prod.yaml does', () => {
-    const { bindings } = wranglerTomlOptions();
-    expect(bindings).toEqual({
+    const vars = wranglerTomlVars();
+    expect(vars).toEqual({
       LIMITS_MAX_BODY_BYTES: 16384,
       LIMITS_MAX_TITLE_LENGTH: 1000,
       LIMITS_MAX_ITEMS: 10000,
@@ -55,6 +63,6 @@ describe("the worker's [vars]", () => {
       SSE_REPLAY_EVENTS: 1000,
       SSE_MAX_CLIENTS: 10000,
     });
-    expect(appConfigFromVars(bindings!)).toEqual(DEFAULT_APP_CONFIG);
+    expect(appConfigFromVars(vars)).toEqual(DEFAULT_APP_CONFIG);
   });
 });
