@@ -52,7 +52,7 @@ describe('the Node host and a keep-alive client that goes quiet', () => {
     await connection.until((text) => text.endsWith('Hello, world!'));
     const answered = performance.now();
     await connection.closed;
-    // Node 20 waits a second more than the setting, so that a client that reuses a connection
+    // Node waits a second more than the setting, so that a client that reuses a connection
     // just before the advertised timeout does not meet a closed one. The default, 5 s, would
     // not have closed it by the upper bound; timers fire late, never early.
     const idle = performance.now() - answered;
