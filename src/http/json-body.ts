@@ -56,6 +56,12 @@ function tooLarge(maxBytes: number): HttpProblem {
  * With `contentLengthIsExact`, the host delivers a declared body by its length (an HTTP/1.1
  * parser does), so one within the limit is read whole; that skips a web stream
  * reader, which on Node cost a third of a create. Otherwise every chunk is counted.
+ *
+ * A body that passes the limit is left unread, neither cancelled nor released: what becomes
+ * of the rest is the host's business. On Node, the body stream of @whatwg-node/server 0.13
+ * (node-fetch 0.9) destroys the IncomingMessage on cancel(), and with it the socket, before
+ * the 413 is written; the Node host answers with `Connection: close` instead, and Node stops
+ * reading the body once that answer is sent.
  */
 async function readAtMost(
   request: Request,
@@ -78,10 +84,7 @@ async function readAtMost(
     const { done, value } = await reader.read().catch(bodyEndedEarly);
     if (done) break;
     total += value.byteLength;
-    if (total > maxBytes) {
-      reader.cancel().catch(() => {});
-      throw tooLarge(maxBytes);
-    }
+    if (total > maxBytes) throw tooLarge(maxBytes);
     chunks.push(value);
   }
   if (chunks.length === 1) return chunks[0]!;
