@@ -57,11 +57,9 @@ function tooLarge(maxBytes: number): HttpProblem {
  * parser does), so one within the limit is read whole; that skips a web stream
  * reader, which on Node cost a third of a create. Otherwise every chunk is counted.
  *
- * A body that passes the limit is left unread, neither cancelled nor released: what becomes
- * of the rest is the host's business. On Node, the body stream of @whatwg-node/server 0.13
- * (node-fetch 0.9) destroys the IncomingMessage on cancel(), and with it the socket, before
- * the 413 is written; the Node host answers with `Connection: close` instead, and Node stops
- * reading the body once that answer is sent.
+ * A body that passes the limit is left unread, not cancelled: what becomes of the rest is the
+ * host's business. (On Node, @whatwg-node/server 0.13's cancel destroys the socket before the
+ * 413 is written; the Node host answers with `Connection: close` instead.)
  */
 async function readAtMost(
   request: Request,
