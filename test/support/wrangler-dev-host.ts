@@ -118,7 +118,6 @@ class WranglerDevPool {
       this.all.push(dev);
     }
     await dev.forget();
-    dev.newFailures();
     return dev;
   }
 
