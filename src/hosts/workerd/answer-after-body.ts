@@ -8,19 +8,28 @@ const DRAIN_LIMIT_BYTES = 1024 * 1024;
  * streaming an oversized body would see ECONNRESET instead of the 413, and a body piped on to a
  * Durable Object breaks with "Network connection lost". The handler itself still decides after
  * at most `limits.maxBodyBytes`.
+ *
+ * With `passAtMost`, the stream passed on ends after that many bytes and the rest is drained
+ * here. The worker passes the object no more than its handler needs to refuse a body, so the
+ * object can always read what it was given to the end: an object that stops reading a body
+ * piped to it breaks the pipe just as one that never starts does.
  */
 export async function answerAfterBody(
   request: Request,
   answer: (request: Request) => Promise<Response>,
+  passAtMost = Infinity,
 ): Promise<Response> {
   if (request.body === null) return answer(request);
   const source = request.body.getReader();
+  let passed = 0;
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        const { done, value } = await source.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
+        const { done, value } = passed < passAtMost ? await source.read() : { done: true };
+        if (done) return controller.close();
+        const part = value.subarray(0, passAtMost - passed);
+        passed += part.byteLength;
+        controller.enqueue(part);
       },
     },
     { highWaterMark: 0 },

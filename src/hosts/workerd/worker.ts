@@ -1,4 +1,5 @@
 import { createApp, type App } from '../../app.ts';
+import type { AppConfig } from '../../config.ts';
 import { isApiPath } from '../../http/cors.ts';
 import { pathOf } from '../../http/routing.ts';
 import { LIST_NAME, type Env } from './env.ts';
@@ -8,15 +9,20 @@ import { workersAssets } from './workers-assets.ts';
 
 export { TodoListObject } from './todo-list-object.ts';
 
+/** This isolate's configuration, read from `[vars]` once. */
+let config: AppConfig | undefined;
 /** This isolate's handler for what needs no list: `/hello` and `public/`. */
 let edge: App | undefined;
 
 function route(request: Request, env: Env): Promise<Response> {
-  // The object reads what its handler leaves of the body itself (see TodoListObject.fetch).
+  config ??= appConfigFromVars(env);
   if (isApiPath(pathOf(request.url))) {
-    return env.TODO_LIST.get(env.TODO_LIST.idFromName(LIST_NAME)).fetch(request);
+    const list = env.TODO_LIST.get(env.TODO_LIST.idFromName(LIST_NAME));
+    // One byte over the limit is all the object's handler needs to refuse a body.
+    const needed = config.limits.maxBodyBytes + 1;
+    return answerAfterBody(request, (forwarded) => list.fetch(forwarded), needed);
   }
-  edge ??= createApp({ config: appConfigFromVars(env), assets: workersAssets(env.ASSETS) });
+  edge ??= createApp({ config, assets: workersAssets(env.ASSETS) });
   return answerAfterBody(request, (forwarded) => edge!.fetch(forwarded));
 }
 
