@@ -1,8 +1,13 @@
 import { afterAll } from 'vitest';
 import { conformanceSuite } from './conformance/index.ts';
-import { stopWranglerDev, wranglerDevHost } from './support/wrangler-dev-host.ts';
+import {
+  stopWranglerDev,
+  wranglerDev,
+  wranglerDevAsDeployed,
+} from './support/wrangler-dev-host.ts';
 import { refusedBodiesSuite } from './workerd/refused-bodies.ts';
 
-conformanceSuite(wranglerDevHost);
-refusedBodiesSuite(wranglerDevHost);
+conformanceSuite(wranglerDev);
+refusedBodiesSuite(wranglerDev);
+refusedBodiesSuite(wranglerDevAsDeployed);
 afterAll(stopWranglerDev);

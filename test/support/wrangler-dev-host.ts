@@ -12,8 +12,12 @@ const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WRANGLER = join(PROJECT_ROOT, 'node_modules/.bin/wrangler');
 /** The real worker and object, with the routes only a test may use (`TEST_PATHS`). */
 const TEST_ENTRY = 'test/workerd/entry.ts';
+/** What `npm run dev:edge` sets: no metrics, and no fetch of `Request.cf` from the network. */
+const WRANGLER_ENV = { WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' };
 /** How long `wrangler dev` may take to bundle and start workerd on a busy machine. */
-const START_TIMEOUT_MS = 60_000;
+const START_TIMEOUT_MS = 50_000;
+/** How long a stopping `wrangler dev` may take to stop its workerd before it is killed. */
+const STOP_TIMEOUT_MS = 10_000;
 
 /** Lines that mean the runtime failed a request, whatever the client was answered. */
 const FAILURE_LINE =
@@ -30,94 +34,128 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Every `wrangler dev` still running, stopped however the test process ends. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGTERM');
+});
+
+/** The failures a test host reports, as one error that quotes wrangler's lines. */
+export function loggedFailure(lines: readonly string[], when: string): Error {
+  return new Error(`wrangler dev logged a failure ${when}:\n${lines.join('\n')}`);
+}
+
+/** What the processes differ in: the `[vars]` and the environment wrangler runs with. */
+interface WranglerDevSettings {
+  readonly vars: Record<string, number>;
+  readonly env: Record<string, string>;
+}
+
 /** One `wrangler dev` process, started as `npm run dev:edge` starts it once the page is built. */
 class WranglerDev {
   private output = '';
   private checkedTo = 0;
   private readonly stateDir = mkdtempSync(join(tmpdir(), 'todo-wrangler-'));
   private readonly child: ChildProcess;
+  private readonly exited: Promise<unknown>;
+  origin = '';
 
   private constructor(
-    readonly origin: string,
-    readonly varsKey: string,
-    vars: Record<string, number>,
+    readonly key: string,
+    { vars, env }: WranglerDevSettings,
+    port: number,
     inspectorPort: number,
   ) {
-    const { port } = new URL(origin);
-    const args = ['dev', TEST_ENTRY, '--ip', '127.0.0.1', '--port', port];
+    const args = ['dev', TEST_ENTRY, '--ip', '127.0.0.1', '--port', String(port)];
     args.push('--inspector-port', String(inspectorPort), '--persist-to', this.stateDir);
     for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
     this.child = spawn(WRANGLER, args, {
       cwd: PROJECT_ROOT,
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+      env: { ...process.env, ...WRANGLER_ENV, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
-      // A process group of its own, so that stopping it stops the workerd it started too.
-      detached: true,
     });
+    running.add(this.child);
+    this.exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.once('error', (error) => (this.output += `\n[ERROR] ${error.message}\n`));
     const collect = (chunk: string) => (this.output += chunk.replace(/\x1b\[[0-9;]*m/g, ''));
     this.child.stdout!.setEncoding('utf8').on('data', collect);
     this.child.stderr!.setEncoding('utf8').on('data', collect);
   }
 
-  static async started(vars: Record<string, number>): Promise<WranglerDev> {
-    const origin = `http://127.0.0.1:${await freePort()}`;
-    const dev = new WranglerDev(origin, JSON.stringify(vars), vars, await freePort());
+  static async started(key: string, settings: WranglerDevSettings): Promise<WranglerDev> {
+    const dev = new WranglerDev(key, settings, await freePort(), await freePort());
     const deadline = Date.now() + START_TIMEOUT_MS;
-    while (!/Ready on http/.test(dev.output)) {
+    for (;;) {
+      const ready = dev.output.match(/Ready on (http:\/\/\S+)/);
+      if (ready) {
+        dev.origin = ready[1]!;
+        return dev;
+      }
       if (dev.child.exitCode !== null || Date.now() > deadline) {
-        dev.stop();
+        await dev.stop();
         throw new Error(`wrangler dev did not start:\n${dev.output}`);
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    return dev;
   }
 
   fetch(path: string, init?: RequestInit): Promise<Response> {
     return fetch(new URL(path, this.origin), init);
   }
 
-  /** The lines since the last call that show a failure, leaving out the test's own abort. */
+  /** The whole lines since the last call that show a failure, leaving out the test's abort. */
   newFailures(): string[] {
-    const lines = this.output.slice(this.checkedTo).split('\n');
-    this.checkedTo = this.output.length;
+    const end = this.output.lastIndexOf('\n') + 1;
+    const lines = this.output.slice(this.checkedTo, end).split('\n');
+    this.checkedTo = Math.max(this.checkedTo, end);
     return lines.filter((line) => FAILURE_LINE.test(line) && !line.includes(FORGET_REASON));
   }
 
   /** Drops the object from memory, as an eviction does: the next request meets a new one. */
   async forget(): Promise<void> {
     const response = await this.fetch(TEST_PATHS.forget, { method: 'POST' });
-    if (response.status !== 204) throw new Error(`forget answered ${response.status}`);
+    if (response.status !== 204) {
+      throw new Error(`forget answered ${response.status}: ${await response.text()}`);
+    }
   }
 
   async streamStats(): Promise<StreamStats> {
     return (await this.fetch(TEST_PATHS.streamStats)).json() as Promise<StreamStats>;
   }
 
-  stop(): void {
-    if (this.child.exitCode === null) process.kill(-this.child.pid!, 'SIGKILL');
+  /** Stops wrangler, which stops its workerd; kills it if it takes too long. */
+  async stop(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      this.child.kill('SIGTERM');
+      const timer = setTimeout(() => this.child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      await this.exited;
+      clearTimeout(timer);
+    }
+    running.delete(this.child);
     rmSync(this.stateDir, { recursive: true, force: true });
   }
 }
 
 /**
- * The `wrangler dev` processes the tests use, one for each set of `[vars]` a test asks for,
- * kept until the end. A service takes an idle one and drops the object from memory before
- * and after use, so every service meets a fresh, empty list.
+ * The `wrangler dev` processes the tests use, one for each set of settings a test asks for. A
+ * service takes an idle one and drops the object from memory before and after use, so every
+ * service meets a fresh, empty list. At most `MAX_IDLE` stay running between tests.
  */
 class WranglerDevPool {
+  private static readonly MAX_IDLE = 3;
   private readonly idle: WranglerDev[] = [];
-  private readonly all: WranglerDev[] = [];
 
-  async take(vars: Record<string, number>): Promise<WranglerDev> {
-    const key = JSON.stringify(vars);
-    const same = this.idle.findIndex((dev) => dev.varsKey === key);
-    let dev = same === -1 ? undefined : this.idle.splice(same, 1)[0]!;
-    if (dev === undefined) {
-      dev = await WranglerDev.started(vars);
-      this.all.push(dev);
+  async take(settings: WranglerDevSettings): Promise<WranglerDev> {
+    const key = JSON.stringify(settings);
+    const same = this.idle.findIndex((dev) => dev.key === key);
+    if (same === -1 && this.idle.length >= WranglerDevPool.MAX_IDLE) {
+      await this.idle.shift()!.stop();
     }
+    const dev =
+      same === -1 ? await WranglerDev.started(key, settings) : this.idle.splice(same, 1)[0]!;
     await dev.forget();
+    const earlier = dev.newFailures();
+    if (earlier.length > 0) throw loggedFailure(earlier, 'before this test started');
     return dev;
   }
 
@@ -126,12 +164,10 @@ class WranglerDevPool {
     this.idle.push(dev);
   }
 
-  /** Stops every process, and answers the failures they logged since the last check. */
-  stop(): string[] {
-    const failures = this.all.flatMap((dev) => dev.newFailures());
-    for (const dev of this.all) dev.stop();
-    this.all.length = 0;
-    this.idle.length = 0;
+  /** Stops every idle process, and answers the failures they logged since the last check. */
+  async stop(): Promise<string[]> {
+    const failures = this.idle.flatMap((dev) => dev.newFailures());
+    await Promise.all(this.idle.splice(0).map((dev) => dev.stop()));
     return failures;
   }
 }
@@ -139,39 +175,52 @@ class WranglerDevPool {
 const pool = new WranglerDevPool();
 
 /**
- * The worker and its Durable Object under `wrangler dev`, the way users run the edge host:
- * wrangler's own proxy in front of workerd. A test fails if wrangler's output shows the runtime
- * failing a request while the test ran, whatever the client was answered.
+ * The worker and its Durable Object under `wrangler dev`: wrangler's own proxy in front of
+ * workerd. A test fails if wrangler's output shows the runtime failing a request while the test
+ * ran, whatever the client was answered.
  */
-export const wranglerDevHost: TestHost = {
-  name: 'workerd: the worker and its Durable Object under wrangler dev',
-  injects: false,
-  stopCutsStreams: true,
-  async start(options: ServiceOptions = {}) {
-    if (options.store !== undefined || options.reportError !== undefined) {
-      throw new Error(
-        'The worker under wrangler dev builds its own store and reports its own errors.',
-      );
-    }
-    const dev = await pool.take(varsOf(options));
-    return {
-      fetch: (path, init) => dev.fetch(path, init),
-      streamStats: () => dev.streamStats(),
-      async close() {
-        await pool.give(dev);
-        const failures = dev.newFailures();
-        if (failures.length > 0) {
-          throw new Error(`wrangler dev logged a failure:\n${failures.join('\n')}`);
-        }
-      },
-    };
-  },
-};
+function wranglerDevHost(name: string, env: Record<string, string>): TestHost {
+  return {
+    name,
+    injects: false,
+    stopCutsStreams: true,
+    async start(options: ServiceOptions = {}) {
+      if (options.store !== undefined || options.reportError !== undefined) {
+        throw new Error(
+          'The worker under wrangler dev builds its own store and reports its own errors.',
+        );
+      }
+      const dev = await pool.take({ vars: varsOf(options), env });
+      return {
+        fetch: (path, init) => dev.fetch(path, init),
+        streamStats: () => dev.streamStats(),
+        async close() {
+          await pool.give(dev);
+          const failures = dev.newFailures();
+          if (failures.length > 0) throw loggedFailure(failures, 'while this test ran');
+        },
+      };
+    },
+  };
+}
+
+/** `wrangler dev` exactly as `npm run dev:edge` runs it. */
+export const wranglerDev = wranglerDevHost(
+  'workerd: the worker and its Durable Object under wrangler dev',
+  {},
+);
+
+/**
+ * The same without the development-only middleware with which `wrangler dev` reads every
+ * request body to its end: what the worker then does with a body is what it does deployed.
+ */
+export const wranglerDevAsDeployed = wranglerDevHost(
+  'workerd under wrangler dev, without its development-only body draining',
+  { WRANGLER_DISABLE_REQUEST_BODY_DRAINING: 'true' },
+);
 
 /** Stops every `wrangler dev` process the tests started; fails on a failure logged late. */
-export function stopWranglerDev(): void {
-  const failures = pool.stop();
-  if (failures.length > 0) {
-    throw new Error(`wrangler dev logged a failure:\n${failures.join('\n')}`);
-  }
+export async function stopWranglerDev(): Promise<void> {
+  const failures = await pool.stop();
+  if (failures.length > 0) throw loggedFailure(failures, 'after the last test');
 }
