@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { unstable_getMiniflareWorkerOptions } from 'wrangler';
-import { DEFAULT_APP_CONFIG } from '../../src/config.ts';
-import { ConfigError } from '../../src/config-rules.ts';
+import { ConfigError, DEFAULT_APP_CONFIG } from '../../src/config.ts';
 import { appConfigFromVars } from '../../src/hosts/workerd/vars-config.ts';
 
 /** `wrangler.toml`'s `[vars]`, read the way `wrangler dev` reads them. */

@@ -2,11 +2,23 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError, type Rule } from '../../config-rules.ts';
-import { NODE_CONFIG_RULES } from './config-rules.ts';
-import { DEFAULT_NODE_CONFIG, type NodeConfig } from './node-config.ts';
+import { ConfigError, type Rule } from '../../config.ts';
+import { DEFAULT_NODE_CONFIG, NODE_CONFIG_RULES, type NodeConfig } from './node-config.ts';
 
 export { ConfigError };
+
+export const PROFILES = ['dev', 'prod'] as const;
+export type Profile = (typeof PROFILES)[number];
+
+/** The start argument: none means `prod`; anything but one known profile is an error. */
+export function parseProfile(args: readonly string[]): Profile | { error: string } {
+  if (args.length === 0) return 'prod';
+  const [given] = args;
+  if (args.length === 1 && PROFILES.includes(given as Profile)) return given as Profile;
+  return {
+    error: `Unknown start argument "${args.join(' ')}". Choose one profile: ${PROFILES.join(', ')} (default prod).`,
+  };
+}
 
 /**
  * Reads `<configDir>/<profile>.yaml` over the defaults, then `PORT` and `HOST` from `env`.

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from './load-config.ts';
+import { ConfigError, loadConfig, parseProfile } from './load-config.ts';
 import { createLogger } from './logger.ts';
-import { parseProfile } from './profile.ts';
 import { PROJECT_ROOT, startNodeServer } from './server.ts';
 import { exitOnSignals } from './shutdown.ts';
 

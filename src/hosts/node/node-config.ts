@@ -1,4 +1,13 @@
-import { DEFAULT_APP_CONFIG, type AppConfig } from '../../config.ts';
+import {
+  APP_CONFIG_RULES,
+  DEFAULT_APP_CONFIG,
+  integer,
+  MAX_TIMER_MS,
+  oneOf,
+  type AppConfig,
+  type Rule,
+  type RulesOf,
+} from '../../config.ts';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -38,5 +47,27 @@ export const DEFAULT_NODE_CONFIG: NodeConfig = {
     keepAliveTimeoutMs: 5000,
     maxHeaderBytes: 16384,
     shutdownTimeoutMs: 10000,
+  },
+};
+
+const nonEmptyString: Rule = {
+  expected: 'a non-empty string',
+  accepts: (value) => typeof value === 'string' && value.trim() !== '',
+};
+
+const milliseconds = (min: number) => integer(min, MAX_TIMER_MS);
+
+export const NODE_CONFIG_RULES: RulesOf<NodeConfig> = {
+  host: nonEmptyString,
+  port: integer(0, 65535),
+  log: { level: oneOf(LOG_LEVELS), format: oneOf(LOG_FORMATS) },
+  limits: APP_CONFIG_RULES.limits,
+  sse: APP_CONFIG_RULES.sse,
+  server: {
+    headersTimeoutMs: milliseconds(1),
+    requestTimeoutMs: milliseconds(1),
+    keepAliveTimeoutMs: milliseconds(1),
+    maxHeaderBytes: integer(1024),
+    shutdownTimeoutMs: milliseconds(0),
   },
 };

@@ -1,5 +1,10 @@
-import { DEFAULT_APP_CONFIG, type AppConfig } from '../../config.ts';
-import { APP_CONFIG_RULES, ConfigError, type Rule } from '../../config-rules.ts';
+import {
+  APP_CONFIG_RULES,
+  ConfigError,
+  DEFAULT_APP_CONFIG,
+  type AppConfig,
+  type Rule,
+} from '../../config.ts';
 
 /** `limits.maxBodyBytes` as the variable that sets it: `LIMITS_MAX_BODY_BYTES`. */
 export function varNameOf(group: string, key: string): string {
