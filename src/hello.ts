@@ -1,4 +1,5 @@
 import type { IRequest, RouterType } from 'itty-router';
+import { countCodePoints } from './code-points.ts';
 import { HttpProblem } from './http/problem.ts';
 import type { Responses } from './http/responses.ts';
 import { methodNotAllowed } from './http/routing.ts';
@@ -10,7 +11,7 @@ export function addHelloRoute(router: RouterType, responses: Responses): void {
   const hello = (request: IRequest) => {
     // itty's merged query would skip an empty first value; the URL keeps them in order.
     const name = new URL(request.url).searchParams.get('name')?.trim() ?? '';
-    const length = Array.from(name).length;
+    const length = countCodePoints(name);
     if (length > MAX_NAME_LENGTH) {
       throw new HttpProblem(
         400,

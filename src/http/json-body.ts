@@ -1,3 +1,4 @@
+import { concatBytes } from './bytes.ts';
 import { HttpProblem } from './problem.ts';
 
 /** Refuses, with 415, a request whose body is not declared as JSON. */
@@ -85,14 +86,7 @@ async function readAtMost(
     if (total > maxBytes) throw tooLarge(maxBytes);
     chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return concatBytes(chunks);
 }
 
 // ignoreBOM is the default; the workers types require it spelled out.

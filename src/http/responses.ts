@@ -61,9 +61,12 @@ export class Responses {
     return new this.ResponseImpl(JSON.stringify(problem), { status: problem.status, headers });
   }
 
-  /** The open event stream (CONTRACT.md, Events); proxies must pass it on unbuffered. */
-  eventStream(body: ReadableStream<Uint8Array>): Response {
-    return new this.ResponseImpl(body, {
+  /**
+   * The open event stream (CONTRACT.md, Events); proxies must pass it on unbuffered. The
+   * stream's channel builds the response: its body is whatever the host's channel writes to.
+   */
+  eventStream(channel: { respond(init: ResponseInit): Response }): Response {
+    return channel.respond({
       status: 200,
       headers: {
         'content-type': 'text/event-stream',

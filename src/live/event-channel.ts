@@ -1,10 +1,9 @@
 /**
- * Where one client's events go, and the body that client reads. The handler writes bytes and
- * learns when the client is gone; how the bytes reach the socket is the host's business.
+ * Where one client's events go. The handler writes bytes and learns when the client is gone;
+ * how the bytes reach the socket is the host's business, and so is the response that carries
+ * them, since only the host knows which body its Response class takes.
  */
 export interface EventChannel {
-  /** The response body the client reads. */
-  readonly body: ReadableStream<Uint8Array>;
   /** Bytes that may still be queued before the client counts as stalled; null once it failed. */
   readonly room: number | null;
   write(bytes: Uint8Array): void;
@@ -14,6 +13,8 @@ export interface EventChannel {
   abort(): void;
   /** `listener` runs when the client is gone: the stream was cancelled or a write failed. */
   onGone(listener: () => void): void;
+  /** The response whose body is this channel's stream. */
+  respond(init: ResponseInit): Response;
 }
 
 /** Opens a channel that queues up to `queueBytes` bytes for a client that reads slowly. */
@@ -35,7 +36,6 @@ export const openWebEventChannel: OpenEventChannel = (queueBytes) => {
   // A cancelled stream errors the writer; closing it ourselves resolves `closed` instead.
   writer.closed.catch(leave);
   return {
-    body: readable,
     get room() {
       return writer.desiredSize;
     },
@@ -45,5 +45,6 @@ export const openWebEventChannel: OpenEventChannel = (queueBytes) => {
     onGone: (listener) => {
       gone = listener;
     },
+    respond: (init) => new Response(readable, init),
   };
 };

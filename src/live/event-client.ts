@@ -5,7 +5,6 @@ export class EventClient {
   readonly #channel: EventChannel;
   readonly #signal: AbortSignal;
   readonly #onEnd: () => void;
-  #unsubscribe: (() => void) | undefined;
   #ended = false;
   readonly #leave = () => this.#finish(true);
 
@@ -15,10 +14,6 @@ export class EventClient {
     this.#onEnd = onEnd;
     channel.onGone(this.#leave);
     signal.addEventListener('abort', this.#leave);
-  }
-
-  listenTo(unsubscribe: () => void): void {
-    this.#unsubscribe = unsubscribe;
   }
 
   send(bytes: Uint8Array): void {
@@ -37,7 +32,6 @@ export class EventClient {
   #finish(gone: boolean): void {
     if (this.#ended) return;
     this.#ended = true;
-    this.#unsubscribe?.();
     this.#signal.removeEventListener('abort', this.#leave);
     // For a client that left, drop what is queued for it at once.
     if (gone) this.#channel.abort();

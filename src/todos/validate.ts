@@ -1,3 +1,4 @@
+import { countCodePoints } from '../code-points.ts';
 import { pointerTo, type FieldError } from '../http/problem.ts';
 import type { TodoFields } from './todo.ts';
 
@@ -87,10 +88,4 @@ function checkTitle(title: unknown, maxLength: number): string | undefined {
     }
   }
   return undefined;
-}
-
-function countCodePoints(text: string): number {
-  let count = 0;
-  for (const _ of text) count += 1;
-  return count;
 }

@@ -27,7 +27,6 @@ export function eventClientsSuite(host: TestHost) {
         .poll(() => api().streamStats(), { timeout: 5000 })
         .toEqual({
           openStreams: 0,
-          storeSubscribers: 0,
           heartbeatRunning: false,
         });
     }, 30000);

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/hosts/node/server.ts';
+import { PROJECT_ROOT } from '../../src/hosts/node/project-root.ts';
 import { useE2e } from './support/e2e.ts';
 import { eventually } from './support/todo-page.ts';
 

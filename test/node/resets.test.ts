@@ -11,7 +11,7 @@ import { RawConnection } from '../support/raw-client.ts';
  * (2 MB did not fill them here) from a client that stops reading.
  */
 function fullStore(): MemoryTodoStore {
-  const store = new MemoryTodoStore({ historyLimit: 1000 });
+  const store = new MemoryTodoStore();
   for (let i = 0; i < 10_000; i += 1)
     store.create({ title: `${i} ${'x'.repeat(1000)}`, completed: false });
   return store;
@@ -44,9 +44,7 @@ describe('the Node host and clients that reset the connection', () => {
 
   it('forgets an event client that resets in the middle of its snapshot', async () => {
     await resetMidAnswer(running(), 'GET /api/sse HTTP/1.1\r\nHost: x\r\n\r\n');
-    await expect
-      .poll(() => [running().app.events.openCount, running().app.store.subscriberCount])
-      .toEqual([0, 0]);
+    await expect.poll(() => running().app.events.openCount).toBe(0);
   });
 
   it('keeps serving the list intact after an event client resets', async () => {
@@ -65,10 +63,7 @@ describe('the Node host and a client that resets in the middle of its body', () 
         answered = new EventEmitter();
         return {
           ...SILENT,
-          request: (method, path, status) => {
-            console.log('ANSWERED', method, path, status);
-            return answered.emit('answered', status);
-          },
+          request: (_method, _path, status) => answered.emit('answered', status),
         };
       },
     },

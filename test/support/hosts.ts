@@ -4,7 +4,8 @@ import { DEFAULT_APP_CONFIG, type AppConfig } from '../../src/config.ts';
 import { fileAssets } from '../../src/hosts/node/file-assets.ts';
 import { createLogger } from '../../src/hosts/node/logger.ts';
 import { DEFAULT_NODE_CONFIG } from '../../src/hosts/node/node-config.ts';
-import { PROJECT_ROOT, startNodeServer } from '../../src/hosts/node/server.ts';
+import { PROJECT_ROOT } from '../../src/hosts/node/project-root.ts';
+import { startNodeServer } from '../../src/hosts/node/server.ts';
 import type { TodoStore } from '../../src/todos/store.ts';
 
 /** A running service that tests talk to through `fetch`, whatever hosts it. */
@@ -17,14 +18,12 @@ export interface TestService {
 
 export interface StreamStats {
   openStreams: number;
-  storeSubscribers: number;
   heartbeatRunning: boolean;
 }
 
 function streamStatsOf(app: App): StreamStats {
   return {
     openStreams: app.events.openCount,
-    storeSubscribers: app.store.subscriberCount,
     heartbeatRunning: app.events.heartbeatRunning,
   };
 }
@@ -68,8 +67,10 @@ export const inProcessHost: TestHost = {
     const app = createApp({
       config: appConfig(options),
       store: options.store,
-      assets: fileAssets(`${PROJECT_ROOT}public`),
-      reportError: options.reportError ?? (() => {}),
+      host: {
+        assets: fileAssets(`${PROJECT_ROOT}public`),
+        reportError: options.reportError ?? (() => {}),
+      },
     });
     return {
       fetch: (path, init) => app.fetch(new Request(new URL(path, 'http://localhost'), init)),

@@ -16,7 +16,6 @@ export class TodoListObject extends ListObject {
   streamStats() {
     return {
       openStreams: this.app.events.openCount,
-      storeSubscribers: this.app.store.subscriberCount,
       heartbeatRunning: this.app.events.heartbeatRunning,
     };
   }

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { ConfigError, loadConfig, parseProfile } from './load-config.ts';
 import { createLogger } from './logger.ts';
-import { PROJECT_ROOT, startNodeServer } from './server.ts';
+import { PROJECT_ROOT } from './project-root.ts';
+import { startNodeServer } from './server.ts';
 import { exitOnSignals } from './shutdown.ts';
 
 const profile = parseProfile(process.argv.slice(2));

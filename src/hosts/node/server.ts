@@ -1,25 +1,18 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createServerAdapter, Response as AdapterResponse } from '@whatwg-node/server';
 import { createApp, type App } from '../../app.ts';
-import { isApiPath } from '../../http/cors.ts';
-import { HttpProblem } from '../../http/problem.ts';
-import { Responses } from '../../http/responses.ts';
+import type { ErrorReporter } from '../../host.ts';
 import { pathOf } from '../../http/routing.ts';
 import type { TodoStore } from '../../todos/store.ts';
 import { answerClientErrorsInOrder } from './client-errors.ts';
-import { openNodeEventChannel } from './event-channel.ts';
 import { fileAssets } from './file-assets.ts';
 import type { Logger } from './logger.ts';
 import type { NodeConfig } from './node-config.ts';
+import { openNodeEventChannel } from './node-event-channel.ts';
+import { PROJECT_ROOT } from './project-root.ts';
 import { drain } from './shutdown.ts';
-
-/** The project root, the same from `src/hosts/node` and from its build in `dist/hosts/node`. */
-export const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const PUBLIC_DIR = join(PROJECT_ROOT, 'public');
-const HOST_FAILURE = new HttpProblem(500, 'The server could not answer this request. Try again.');
 
 export interface RunningServer {
   readonly url: string;
@@ -35,49 +28,51 @@ export async function startNodeServer(
   logger: Logger,
   store?: TodoStore,
 ): Promise<RunningServer> {
-  const app = createApp({
-    config,
-    store,
-    assets: fileAssets(PUBLIC_DIR),
-    // The adapter writes its own Response class straight to the socket.
-    Response: AdapterResponse as typeof Response,
-    // Node's parser ends a body at its Content-Length; what follows is the next request.
-    contentLengthIsExact: true,
-    openEventChannel: openNodeEventChannel,
-    reportError: (error, request) =>
+  const reportError: ErrorReporter = (error, request) => {
+    try {
       logger.error('unexpected error', {
         ...(request && { method: request.method, path: pathOf(request.url) }),
         stack: error instanceof Error ? error.stack : String(error),
-      }),
+      });
+    } catch {
+      // The log itself is broken: there is nowhere left to report to.
+    }
+  };
+  const app = createApp({
+    config,
+    store,
+    host: {
+      assets: fileAssets(join(PROJECT_ROOT, 'public')),
+      reportError,
+      // The adapter writes its own Response class straight to the socket.
+      Response: AdapterResponse as typeof Response,
+      // Node's parser ends a body at its Content-Length; what follows is the next request.
+      contentLengthIsExact: true,
+      openEventChannel: openNodeEventChannel,
+    },
   });
 
   let draining = false;
+  // Never rejects: the adapter would answer a rejection with the error's stack as the body.
   const answer = async (request: Request): Promise<Response> => {
     const started = performance.now();
     const response = await app.fetch(request);
-    // A refused body is left unread: closing the connection stops Node reading the rest.
-    // While draining, closing after each answer lets keep-alive clients go elsewhere.
-    if (draining || response.status === 413) response.headers.set('connection', 'close');
-    logger.request(
-      request.method,
-      pathOf(request.url),
-      response.status,
-      performance.now() - started,
-    );
+    try {
+      // A refused body is left unread: closing the connection stops Node reading the rest.
+      // While draining, closing after each answer lets keep-alive clients go elsewhere.
+      if (draining || response.status === 413) response.headers.set('connection', 'close');
+      logger.request(
+        request.method,
+        pathOf(request.url),
+        response.status,
+        performance.now() - started,
+      );
+    } catch (error) {
+      // The handler's answer stands: a change it made must not be reported as failed.
+      reportError(error, request);
+    }
     return response;
   };
-  // The handler never rejects, but the host's code around it may; the adapter would then
-  // answer with the error's stack as the body.
-  const failures = new Responses(AdapterResponse as typeof Response);
-  const answerSafely = (request: Request): Promise<Response> =>
-    answer(request).catch((error: unknown) => {
-      logger.error('unexpected error', {
-        method: request.method,
-        path: pathOf(request.url),
-        stack: error instanceof Error ? error.stack : String(error),
-      });
-      return failures.problem(HOST_FAILURE, isApiPath(pathOf(request.url)));
-    });
   // Node hands over all the requests pipelined on a connection at once and only orders their
   // answers. RFC 9112 (9.3.2) lets a server work on pipelined requests together only when all
   // are safe: a GET sent after a POST must see what the POST did. So a request waits until the
@@ -85,7 +80,7 @@ export async function startNodeServer(
   const lastOnConnection = new WeakMap<Socket, Promise<Response>>();
   const adapter = createServerAdapter<{ req: IncomingMessage }>((request, { req }) => {
     const before = lastOnConnection.get(req.socket);
-    const answered = before ? before.then(() => answerSafely(request)) : answerSafely(request);
+    const answered = before ? before.then(() => answer(request)) : answer(request);
     lastOnConnection.set(req.socket, answered);
     return answered;
   });

@@ -1,29 +1,55 @@
-import { createApp, type App } from '../../app.ts';
-import type { AppConfig } from '../../config.ts';
+import { createSite } from '../../app.ts';
+import { ConfigError, type AppConfig } from '../../config.ts';
+import type { Handler } from '../../handler.ts';
 import { isApiPath } from '../../http/cors.ts';
+import { HttpProblem } from '../../http/problem.ts';
+import { Responses } from '../../http/responses.ts';
 import { pathOf } from '../../http/routing.ts';
-import { LIST_NAME, type Env } from './env.ts';
 import { answerAfterBody } from './answer-after-body.ts';
+import { LIST_NAME, type Env } from './env.ts';
 import { appConfigFromVars } from './vars-config.ts';
 import { workersAssets } from './workers-assets.ts';
 
 export { TodoListObject } from './todo-list-object.ts';
 
-/** This isolate's configuration, read from `[vars]` once. */
-let config: AppConfig | undefined;
+/** This isolate's configuration, read from `[vars]` once, or what is wrong with them. */
+let config: AppConfig | ConfigError | undefined;
 /** This isolate's handler for what needs no list: `/hello` and `public/`. */
-let edge: App | undefined;
+let site: Handler | undefined;
+
+function configOf(env: Env): AppConfig | ConfigError {
+  if (config !== undefined) return config;
+  try {
+    config = appConfigFromVars(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    config = error;
+    console.error(
+      `The worker's [vars] are wrong; it answers 500 until they are fixed.\n${error.message}`,
+    );
+  }
+  return config;
+}
+
+/** Every request's answer while `[vars]` are wrong: the operator sees what to change. */
+function misconfigured(error: ConfigError, request: Request): Response {
+  const problem = new HttpProblem(500, `The service is misconfigured. ${error.problems.join(' ')}`);
+  return new Responses(Response).problem(problem, isApiPath(pathOf(request.url)));
+}
 
 function route(request: Request, env: Env): Promise<Response> {
-  config ??= appConfigFromVars(env);
+  const config = configOf(env);
+  if (config instanceof ConfigError) {
+    return answerAfterBody(request, async () => misconfigured(config, request));
+  }
   if (isApiPath(pathOf(request.url))) {
     const list = env.TODO_LIST.get(env.TODO_LIST.idFromName(LIST_NAME));
     // One byte over the limit is all the object's handler needs to refuse a body.
     const needed = config.limits.maxBodyBytes + 1;
     return answerAfterBody(request, (forwarded) => list.fetch(forwarded), needed);
   }
-  edge ??= createApp({ config, assets: workersAssets(env.ASSETS) });
-  return answerAfterBody(request, (forwarded) => edge!.fetch(forwarded));
+  site ??= createSite({ assets: workersAssets(env.ASSETS) });
+  return answerAfterBody(request, site);
 }
 
 export default {

@@ -1,0 +1,45 @@
+const encoder = new TextEncoder();
+const PING = encoder.encode(': ping\n');
+const PING_END = encoder.encode('\n');
+/**
+ * A heartbeat is written in two parts, this far apart. A Durable Object learns that a client
+ * left only when a write to it fails, and the first write after the client left still
+ * succeeds: the second part makes the heartbeat itself find the client gone.
+ */
+const PING_END_DELAY_MS = 250;
+
+/** One timer for all the clients, running only while there is one. */
+export class Heartbeat {
+  readonly #intervalMs: number;
+  readonly #send: (bytes: Uint8Array) => void;
+  #interval: ReturnType<typeof setInterval> | undefined;
+  #end: ReturnType<typeof setTimeout> | undefined;
+
+  /** `send` writes the bytes to every open client. */
+  constructor(intervalSeconds: number, send: (bytes: Uint8Array) => void) {
+    this.#intervalMs = intervalSeconds * 1000;
+    this.#send = send;
+  }
+
+  get running(): boolean {
+    return this.#interval !== undefined;
+  }
+
+  start(): void {
+    if (this.#interval !== undefined) return;
+    this.#interval = setInterval(() => {
+      this.#send(PING);
+      this.#end = setTimeout(() => {
+        this.#end = undefined;
+        this.#send(PING_END);
+      }, PING_END_DELAY_MS);
+    }, this.#intervalMs);
+  }
+
+  stop(): void {
+    if (this.#interval === undefined) return;
+    clearInterval(this.#interval);
+    if (this.#end !== undefined) clearTimeout(this.#end);
+    this.#interval = this.#end = undefined;
+  }
+}

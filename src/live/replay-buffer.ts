@@ -1,0 +1,38 @@
+import type { ChangeEvent } from './events.ts';
+
+/**
+ * The latest changes, kept so that a client reconnecting with the id of the last event it saw
+ * gets exactly the changes it missed. Ids are only compared, never parsed: an id this buffer
+ * does not hold (another run's, a made-up one, one too old) cannot be answered.
+ */
+export class ReplayBuffer {
+  readonly #limit: number;
+  readonly #changes: ChangeEvent[] = [];
+  /** The id of the list just before the oldest change kept. */
+  #baseId: string;
+
+  /** `startId` is the version of the list now; `limit` how many changes to keep (0: none). */
+  constructor(startId: string, limit: number) {
+    this.#baseId = startId;
+    this.#limit = limit;
+  }
+
+  record(change: ChangeEvent): void {
+    if (this.#limit === 0) {
+      this.#baseId = change.id;
+      return;
+    }
+    this.#changes.push(change);
+    if (this.#changes.length > this.#limit) this.#baseId = this.#changes.shift()!.id;
+  }
+
+  /** The changes after the one with `id`, oldest first, or undefined when it is not known. */
+  since(id: string): readonly ChangeEvent[] | undefined {
+    if (id === this.#baseId) return this.#changes.slice();
+    // A reconnecting client has usually missed little: search from the newest.
+    for (let index = this.#changes.length - 1; index >= 0; index -= 1) {
+      if (this.#changes[index]!.id === id) return this.#changes.slice(index + 1);
+    }
+    return undefined;
+  }
+}
