@@ -47,13 +47,14 @@ export function loggedFailure(lines: readonly string[], when: string): Error {
 
 /** What the processes differ in: the `[vars]` and the environment wrangler runs with. */
 interface WranglerDevSettings {
-  readonly vars: Record<string, number>;
+  readonly vars: Record<string, number | string>;
   readonly env: Record<string, string>;
 }
 
 /** One `wrangler dev` process, started as `npm run dev:edge` starts it once the page is built. */
-class WranglerDev {
-  private output = '';
+export class WranglerDev {
+  /** Everything wrangler printed, colours removed. */
+  output = '';
   private checkedTo = 0;
   private readonly stateDir = mkdtempSync(join(tmpdir(), 'todo-wrangler-'));
   private readonly child: ChildProcess;
