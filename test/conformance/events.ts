@@ -38,7 +38,7 @@ export function eventsSuite(host: TestHost) {
 
     it('opens with retry: 3000', async () => {
       const stream = await opened(api());
-      expect(await stream.nextBlock()).toEqual({ retry: '3000' });
+      expect(await stream.nextBlock()).toEqual({ retry: 3000 });
     });
 
     it('answers a preflight for the stream with 204', async () => {

@@ -47,8 +47,8 @@ async function eventsToEnd(stream: StreamReader): Promise<SseEvent[]> {
   for (;;) {
     const block = await stream.nextBlock();
     if (block === undefined) return events;
-    if (block.event === undefined) continue;
-    events.push({ id: block.id!, event: block.event, data: JSON.parse(block.data ?? 'null') });
+    if (!('data' in block)) continue;
+    events.push({ id: block.id!, event: block.event!, data: JSON.parse(block.data) });
   }
 }
 

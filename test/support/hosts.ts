@@ -2,11 +2,10 @@ import { afterEach, beforeEach } from 'vitest';
 import { createApp, type App } from '../../src/app.ts';
 import { DEFAULT_APP_CONFIG, type AppConfig } from '../../src/config.ts';
 import { fileAssets } from '../../src/hosts/node/file-assets.ts';
-import { createLogger } from '../../src/hosts/node/logger.ts';
-import { DEFAULT_NODE_CONFIG } from '../../src/hosts/node/node-config.ts';
 import { PROJECT_ROOT } from '../../src/hosts/node/project-root.ts';
 import { startNodeServer } from '../../src/hosts/node/server.ts';
 import type { TodoStore } from '../../src/todos/store.ts';
+import { nodeConfig, SILENT } from './node-server.ts';
 
 /** A running service that tests talk to through `fetch`, whatever hosts it. */
 export interface TestService {
@@ -84,17 +83,14 @@ export const nodeHost: TestHost = {
   name: 'Node host over HTTP',
   injects: true,
   async start(options = {}) {
-    const config = {
-      ...DEFAULT_NODE_CONFIG,
-      ...appConfig(options),
-      host: '127.0.0.1',
-      port: 0,
-      server: { ...DEFAULT_NODE_CONFIG.server, shutdownTimeoutMs: 1000 },
-    };
-    const logger = createLogger({ level: 'silent', format: 'json' });
+    const config = nodeConfig({
+      limits: options.limits,
+      sse: options.sse,
+      server: { shutdownTimeoutMs: 1000 },
+    });
     const reporting = options.reportError
-      ? { ...logger, error: (_: string, fields?: object) => options.reportError!(fields) }
-      : logger;
+      ? { ...SILENT, error: (_: string, fields?: object) => options.reportError!(fields) }
+      : SILENT;
     const running = await startNodeServer(config, reporting, options.store);
     return {
       fetch: (path, init) => fetch(new URL(path, running.url), init),

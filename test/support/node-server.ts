@@ -46,13 +46,13 @@ export function useNodeServer(
   return () => running!;
 }
 
-export interface ListState {
+export interface ListWithEtag {
   readonly etag: string;
   readonly todos: TodoJson[];
 }
 
 /** The list and its ETag, read by a fresh, well-behaved request that must succeed. */
-export async function listState(url: string): Promise<ListState> {
+export async function listState(url: string): Promise<ListWithEtag> {
   const response = await fetch(`${url}/api/todos`);
   expect(response.status).toBe(200);
   return { etag: response.headers.get('etag') ?? '', todos: (await response.json()) as TodoJson[] };

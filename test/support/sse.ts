@@ -1,15 +1,16 @@
 import { EventSource } from 'eventsource';
+import { createParser } from 'eventsource-parser';
 import { onTestFinished } from 'vitest';
 import type { TestService } from './hosts.ts';
 
-/** One block of an event stream, its fields as sent (a comment block has only `comment`). */
-export interface SseBlock {
-  id?: string;
-  event?: string;
-  data?: string;
-  retry?: string;
-  comment?: string;
-}
+/**
+ * One thing an event stream sent, as eventsource-parser reads it: an event with its fields as
+ * sent, a `retry` field, or a comment.
+ */
+export type SseBlock =
+  | { readonly id?: string; readonly event?: string; readonly data: string }
+  | { readonly retry: number }
+  | { readonly comment: string };
 
 /** A change or snapshot event with its data parsed. */
 export interface SseEvent {
@@ -21,11 +22,16 @@ export interface SseEvent {
 /** Longest wait for the next block before a test fails instead of hanging. */
 const BLOCK_WAIT_MS = 5000;
 
-/** Reads an event stream block by block, exactly as it arrives on the wire. */
+/** Reads an event stream block by block, as it arrives on the wire. */
 export class StreamReader {
   readonly #reader: ReadableStreamDefaultReader<string>;
   readonly #abort: AbortController;
-  #buffer = '';
+  readonly #blocks: SseBlock[] = [];
+  readonly #parser = createParser({
+    onEvent: ({ id, event, data }) => this.#blocks.push({ id, event, data }),
+    onRetry: (retry) => this.#blocks.push({ retry }),
+    onComment: (comment) => this.#blocks.push({ comment: comment.trim() }),
+  });
 
   constructor(response: Response, abort: AbortController) {
     this.#reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
@@ -34,17 +40,12 @@ export class StreamReader {
 
   /** The next block, comments and `retry` included; undefined once the server ends the stream. */
   async nextBlock(): Promise<SseBlock | undefined> {
-    for (;;) {
-      const end = this.#buffer.indexOf('\n\n');
-      if (end !== -1) {
-        const block = this.#buffer.slice(0, end);
-        this.#buffer = this.#buffer.slice(end + 2);
-        return parseBlock(block);
-      }
+    while (this.#blocks.length === 0) {
       const { done, value } = await withDeadline(this.#reader.read());
       if (done) return undefined;
-      this.#buffer += value;
+      this.#parser.feed(value);
     }
+    return this.#blocks.shift();
   }
 
   /** The next event, skipping `retry` and comment blocks. */
@@ -52,8 +53,8 @@ export class StreamReader {
     for (;;) {
       const block = await this.nextBlock();
       if (block === undefined) throw new Error('the stream ended before another event');
-      if (block.event !== undefined || block.data !== undefined) {
-        return { id: block.id!, event: block.event!, data: JSON.parse(block.data!) };
+      if ('data' in block) {
+        return { id: block.id!, event: block.event!, data: JSON.parse(block.data) };
       }
     }
   }
@@ -62,20 +63,6 @@ export class StreamReader {
   close(): void {
     this.#abort.abort();
   }
-}
-
-function parseBlock(text: string): SseBlock {
-  const block: SseBlock = {};
-  for (const line of text.split('\n')) {
-    if (line.startsWith(':')) {
-      block.comment = line.slice(1).trim();
-      continue;
-    }
-    const colon = line.indexOf(':');
-    const field = line.slice(0, colon) as keyof SseBlock;
-    block[field] = line.slice(colon + 1).replace(/^ /, '');
-  }
-  return block;
 }
 
 async function withDeadline<T>(promise: Promise<T>): Promise<T> {
