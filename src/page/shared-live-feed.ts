@@ -73,8 +73,8 @@ export class SharedLiveFeed implements LiveFeed {
     this.#channel.addEventListener('message', (message) => this.#receive(message.data));
     // A frozen tab, or one kept in the back/forward cache, runs no code: it lets another
     // tab hold the stream, and on coming back joins again and catches up.
-    addEventListener('freeze', () => this.#pause());
-    addEventListener('resume', () => this.#lock.join());
+    document.addEventListener('freeze', () => this.#pause());
+    document.addEventListener('resume', () => this.#lock.join());
     addEventListener('pagehide', (event) => event.persisted && this.#pause());
     addEventListener('pageshow', (event) => event.persisted && this.#lock.join());
     this.#lock.join();
