@@ -1,13 +1,17 @@
 import { TodoController } from './controller.ts';
-import { LiveFeed } from './live-feed.ts';
+import { openLiveFeed } from './live-feed.ts';
 import { TodoModel } from './model.ts';
-import { TodoStore } from './store.ts';
+import { TodoApi } from './todo-api.ts';
 import { TodoView } from './view.ts';
 
-const controller = new TodoController(new TodoStore(), new TodoModel(), new TodoView());
-const feed = new LiveFeed({
-  event: (event) => controller.receive(event),
-  state: (state) => controller.connection(state),
-});
+const api = new TodoApi();
+const controller = new TodoController(api, new TodoModel(), new TodoView());
+const feed = openLiveFeed(
+  {
+    event: (event) => controller.receive(event),
+    state: (state) => controller.connection(state),
+  },
+  api,
+);
 controller.start();
 feed.start();

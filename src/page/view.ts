@@ -19,6 +19,8 @@ export interface ViewHandlers {
 export interface ConnectionInfo {
   readonly state: ConnectionState;
   readonly snapshots: number;
+  /** Change events applied: with the ids, tests see that none was lost or applied twice. */
+  readonly changes: number;
   readonly lastEventId: string | undefined;
 }
 
@@ -121,6 +123,7 @@ export class TodoView {
     this.#connection.textContent = info.state === 'reconnecting' ? 'Reconnecting…' : '';
     this.#connection.dataset.state = info.state;
     this.#connection.dataset.snapshots = String(info.snapshots);
+    this.#connection.dataset.changes = String(info.changes);
     this.#connection.dataset.lastEventId = info.lastEventId ?? '';
   }
 

@@ -1,9 +1,9 @@
 import type { Page, Request } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENTS_PATH, LAST_EVENT_ID_PARAM } from '../../src/live/events.ts';
-import type { BrowserProblem } from './support/browser-problems.ts';
 import { CuttableProxy } from './support/cuttable-proxy.ts';
-import { useE2e, type E2e } from './support/e2e.ts';
+import { useE2e } from './support/e2e.ts';
+import { isStreamProblem, streamsServed } from './support/streams.ts';
 import { eventually, type TodoPage } from './support/todo-page.ts';
 
 /** Within a second, as a user would call "at once". */
@@ -16,19 +16,6 @@ function streamRequests(page: Page): Request[] {
     if (new URL(request.url()).pathname === EVENTS_PATH) requests.push(request);
   });
   return requests;
-}
-
-/** How many event streams the service has opened. */
-function streamsServed(e2e: E2e): number {
-  return e2e.service
-    .requests()
-    .filter((request) => request.path === EVENTS_PATH && request.status === 200).length;
-}
-
-/** Problems that name exactly the event stream at `origin`, with any query. */
-function isStreamProblem(origin: string, problem: BrowserProblem): boolean {
-  const url = new URL(problem.url || 'about:blank');
-  return url.origin === origin && url.pathname === EVENTS_PATH;
 }
 
 describe('the page, live', () => {
@@ -224,7 +211,7 @@ describe('the page, live', () => {
       expect(await resumed.headerValue('last-event-id')).toBe(lastEventId);
       expect(new URL(resumed.url()).search).toBe('');
       // The first stream and the resumed one: no attempt during the drop reached the service.
-      await eventually(() => streamsServed(e2e())).toBe(2);
+      await eventually(() => streamsServed(e2e().service)).toBe(2);
     });
 
     it('opens a new stream with ?lastEventId= after one is refused, and loses nothing', async () => {
@@ -252,7 +239,7 @@ describe('the page, live', () => {
       const reopened = streams.at(-1)!;
       expect(new URL(reopened.url()).searchParams.get('lastEventId')).toBe(lastEventId);
       expect(await reopened.headerValue('last-event-id')).toBeNull();
-      await eventually(() => streamsServed(e2e())).toBe(2);
+      await eventually(() => streamsServed(e2e().service)).toBe(2);
     });
   });
 });

@@ -2,16 +2,32 @@ import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/hosts/node/project-root.ts';
 import { useE2e } from './support/e2e.ts';
-import { eventually } from './support/todo-page.ts';
+import { eventually, type TodoPage } from './support/todo-page.ts';
 
 const SCREENSHOT = `${PROJECT_ROOT}docs/screenshot.png`;
+const VIEWPORT = { width: 720, height: 600 };
+
+/** What the picture shows, read from the page: the items, which are done, the filter. */
+async function shown(todos: TodoPage) {
+  return {
+    titles: await todos.titles(),
+    completed: await todos.completedStates(),
+    count: await todos.count.textContent(),
+    filter: await todos.selectedFilter.allTextContents(),
+    listVisible: await todos.main.isVisible(),
+    footerVisible: await todos.footer.isVisible(),
+    connection: await todos.connection.textContent(),
+    problem: await todos.problem.textContent(),
+    editing: await todos.page.locator('.todo-list li.editing').count(),
+  };
+}
 
 describe('the README screenshot', () => {
   const e2e = useE2e();
 
   it('shows the page with a few items, one of them completed', async () => {
     const todos = await e2e().openTodos();
-    await todos.page.setViewportSize({ width: 720, height: 600 });
+    await todos.page.setViewportSize(VIEWPORT);
     await todos.add('Buy oat milk', 'Water the plants', 'Call the plumber', 'Book train tickets');
     await todos.toggle('Water the plants');
     await eventually(() => todos.count.textContent()).toBe('3 items left');
@@ -19,8 +35,24 @@ describe('the README screenshot', () => {
     await todos.page.mouse.move(0, 0);
     await todos.item('Water the plants').locator('.toggle').blur();
 
+    const expected = {
+      titles: ['Buy oat milk', 'Water the plants', 'Call the plumber', 'Book train tickets'],
+      completed: [false, true, false, false],
+      count: '3 items left',
+      filter: ['All'],
+      listVisible: true,
+      footerVisible: true,
+      connection: '',
+      problem: '',
+      editing: 0,
+    };
+    expect(await shown(todos)).toEqual(expected);
     mkdirSync(`${PROJECT_ROOT}docs`, { recursive: true });
     const png = await todos.page.screenshot({ path: SCREENSHOT, animations: 'disabled' });
+    // The page still showed the same when the picture was taken: nothing changed it meanwhile.
+    expect(await shown(todos)).toEqual(expected);
     expect(png.subarray(1, 4).toString()).toBe('PNG');
+    // The IHDR chunk: the picture is the whole viewport.
+    expect({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) }).toEqual(VIEWPORT);
   });
 });

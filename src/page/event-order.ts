@@ -1,0 +1,64 @@
+import type { ChangeEvent, LiveEvent } from '../live/events.ts';
+
+/** Where an event id stands: the server run that made it, and its place in that run. */
+interface Place {
+  readonly run: string;
+  readonly sequence: number;
+}
+
+/**
+ * The place an id names. The contract makes ids carry their run and increase within it; the
+ * server writes them `<run>.<sequence>`. An id written otherwise has no place this page knows.
+ */
+function placeOf(id: string): Place | undefined {
+  const match = /^(.+)\.(\d+)$/.exec(id);
+  return match ? { run: match[1]!, sequence: Number(match[2]) } : undefined;
+}
+
+/**
+ * Lets every event through once, in order, whichever way it came: from this tab's stream, from
+ * the tab that holds the stream, or as the list read from the API. Two tabs can relay the same
+ * event around a handover, and a list read may be older or newer than the events around it.
+ *
+ * An event is applied when it is later in the run of the list shown; a snapshot also when it
+ * is of another run, as after a server restart. Changes that come before any list wait for one. Ids this page cannot place are let through: showing a change twice is better
+ * than losing it.
+ */
+export class EventOrder {
+  #lastId: string | undefined;
+  #waiting: ChangeEvent[] = [];
+
+  constructor(private readonly apply: (event: LiveEvent) => void) {}
+
+  /** The id of the last event applied: where a stream opened by this tab resumes. */
+  get lastId(): string | undefined {
+    return this.#lastId;
+  }
+
+  accept(event: LiveEvent): void {
+    if (event.type === 'snapshot') {
+      if (this.#isLater(event.id, true)) this.#applied(event);
+      const waiting = this.#waiting;
+      this.#waiting = [];
+      for (const change of waiting) this.accept(change);
+    } else if (this.#lastId === undefined) {
+      this.#waiting.push(event);
+    } else if (this.#isLater(event.id, false)) {
+      this.#applied(event);
+    }
+  }
+
+  #isLater(id: string, isSnapshot: boolean): boolean {
+    const next = placeOf(id);
+    const shown = this.#lastId === undefined ? undefined : placeOf(this.#lastId);
+    if (next === undefined || shown === undefined) return true;
+    // A change of another run is never applied to this list: its run's snapshot comes first.
+    if (next.run !== shown.run) return isSnapshot;
+    return next.sequence > shown.sequence;
+  }
+
+  #applied(event: LiveEvent): void {
+    this.#lastId = event.id;
+    this.apply(event);
+  }
+}

@@ -1,0 +1,75 @@
+import {
+  EVENTS_PATH,
+  LAST_EVENT_ID_PARAM,
+  LIVE_EVENT_TYPES,
+  RECONNECT_DELAY_MS,
+  readLiveEvent,
+} from '../live/events.ts';
+import type { LiveFeedListener } from './live-feed.ts';
+
+const MAX_RECONNECT_DELAY_MS = 30_000;
+
+/**
+ * One `EventSource` on the list, kept open until closed. After a dropped connection
+ * EventSource reconnects by itself and sends `Last-Event-ID`, so the server replays what was
+ * missed. After a refused one (an HTTP error) it gives up; then a new EventSource is opened
+ * after a delay, with the last id in the query, since a new EventSource cannot set that header.
+ */
+export class EventStream {
+  #source: EventSource | undefined;
+  #lastEventId: string | undefined;
+  #failures = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly listener: LiveFeedListener) {}
+
+  /** Opens the stream, resuming after `lastEventId` when given. */
+  open(lastEventId?: string): void {
+    this.close();
+    this.#lastEventId = lastEventId;
+    this.#failures = 0;
+    this.listener.state('connecting');
+    this.#connect();
+  }
+
+  close(): void {
+    clearTimeout(this.#timer);
+    this.#source?.close();
+    this.#source = undefined;
+  }
+
+  #connect(): void {
+    // On its own retries EventSource sends the newer Last-Event-ID header, which the server
+    // prefers to this query.
+    const query =
+      this.#lastEventId === undefined
+        ? ''
+        : `?${LAST_EVENT_ID_PARAM}=${encodeURIComponent(this.#lastEventId)}`;
+    const source = new EventSource(`${EVENTS_PATH}${query}`);
+    this.#source = source;
+
+    source.addEventListener('open', () => {
+      this.#failures = 0;
+      this.listener.state('open');
+    });
+    source.addEventListener('error', () => {
+      this.listener.state('reconnecting');
+      if (source.readyState === EventSource.CLOSED) this.#reconnectLater();
+    });
+    for (const type of LIVE_EVENT_TYPES) {
+      source.addEventListener(type, (message: MessageEvent<string>) => {
+        const event = readLiveEvent(type, message.lastEventId, message.data);
+        if (event === undefined) return;
+        this.#lastEventId = event.id;
+        this.listener.event(event);
+      });
+    }
+  }
+
+  #reconnectLater(): void {
+    const delay = Math.min(RECONNECT_DELAY_MS * 2 ** this.#failures, MAX_RECONNECT_DELAY_MS);
+    this.#failures += 1;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.#connect(), delay);
+  }
+}

@@ -1,0 +1,70 @@
+export interface TabLockHolder {
+  /** This tab holds the lock now, until it leaves or closes. */
+  lead(): void;
+  /** Another tab held the lock when this one joined: this one waits its turn. */
+  follow(): void;
+}
+
+/**
+ * A Web Lock that one tab of the origin holds at a time, for as long as it likes. The browser
+ * lets go of it when the tab closes or crashes, and hands it at once to the next tab waiting.
+ */
+export class TabLock {
+  #release: (() => void) | undefined;
+  #waiting: AbortController | undefined;
+
+  constructor(
+    private readonly locks: LockManager,
+    private readonly name: string,
+    private readonly holder: TabLockHolder,
+  ) {}
+
+  get held(): boolean {
+    return this.#release !== undefined;
+  }
+
+  /** Takes the lock if it is free; else tells the holder to follow and queues for it. */
+  join(): void {
+    if (this.#release !== undefined || this.#waiting !== undefined) return;
+    this.locks
+      .request(this.name, { ifAvailable: true }, (lock) => {
+        if (lock !== null) return this.#hold();
+        this.holder.follow();
+        this.#queue();
+        return undefined;
+      })
+      .catch(() => this.#queue());
+  }
+
+  /**
+   * Lets go of the lock, or leaves the queue. A frozen tab runs no code: holding the lock, it
+   * would keep the stream from every tab; queued, it could be handed the lock and sit on it.
+   */
+  leave(): void {
+    this.#waiting?.abort();
+    this.#waiting = undefined;
+    this.#release?.();
+    this.#release = undefined;
+  }
+
+  #queue(): void {
+    if (this.#waiting !== undefined) return;
+    const waiting = new AbortController();
+    this.#waiting = waiting;
+    this.locks
+      .request(this.name, { signal: waiting.signal }, () => {
+        this.#waiting = undefined;
+        return this.#hold();
+      })
+      // Aborted by leave(): the tab queues again when it resumes.
+      .catch(() => {});
+  }
+
+  /** Held until the promise settles, which only leave() does. */
+  #hold(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#release = resolve;
+      this.holder.lead();
+    });
+  }
+}

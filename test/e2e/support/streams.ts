@@ -1,0 +1,44 @@
+import { EVENTS_PATH } from '../../../src/live/events.ts';
+import type { BrowserProblem } from './browser-problems.ts';
+import type { Service } from './service.ts';
+import type { TodoPage } from './todo-page.ts';
+
+/** How many event streams the service has opened. */
+export function streamsServed(service: Service): number {
+  return service
+    .requests()
+    .filter((request) => request.path === EVENTS_PATH && request.status === 200).length;
+}
+
+/** Problems that name exactly the event stream at `origin`, with any query. */
+export function isStreamProblem(origin: string, problem: BrowserProblem): boolean {
+  const url = new URL(problem.url || 'about:blank');
+  return url.origin === origin && url.pathname === EVENTS_PATH;
+}
+
+/** Which tabs asked for the event stream, in order: the tab that holds it asked last. */
+export class StreamRequests {
+  readonly #tabs: TodoPage[] = [];
+
+  watch(tab: TodoPage): TodoPage {
+    tab.page.on('request', (request) => {
+      if (new URL(request.url()).pathname === EVENTS_PATH) this.#tabs.push(tab);
+    });
+    return tab;
+  }
+
+  /** How many stream requests the watched tabs made. */
+  get count(): number {
+    return this.#tabs.length;
+  }
+
+  /** The tabs that asked, once each, in the order of their first request. */
+  tabs(): TodoPage[] {
+    return [...new Set(this.#tabs)];
+  }
+
+  /** The open tab that asked last. */
+  holder(): TodoPage | undefined {
+    return this.#tabs.findLast((tab) => !tab.page.isClosed());
+  }
+}
