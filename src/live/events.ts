@@ -28,6 +28,26 @@ export const LIVE_EVENT_TYPES: readonly LiveEventType[] = [
   'deleted',
 ];
 
+/** Where an event id stands: the server run that wrote it, and its place in that run. */
+export interface EventPlace {
+  readonly run: string;
+  readonly sequence: number;
+}
+
+/**
+ * The id of the event at `sequence` in `run`, which is also the list's version and ETag then.
+ * The run tells a client that the server restarted; the sequence orders events within it.
+ */
+export function eventIdOf({ run, sequence }: EventPlace): string {
+  return `${run}.${sequence}`;
+}
+
+/** The place an id names, or undefined for an id this protocol did not write. */
+export function placeOfEventId(id: string): EventPlace | undefined {
+  const match = /^([^.]+)\.(0|[1-9][0-9]{0,14})$/.exec(id);
+  return match ? { run: match[1]!, sequence: Number(match[2]) } : undefined;
+}
+
 /** How long a client waits before reconnecting, sent as the stream's `retry` field. */
 export const RECONNECT_DELAY_MS = 3000;
 

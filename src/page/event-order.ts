@@ -1,19 +1,4 @@
-import type { ChangeEvent, LiveEvent } from '../live/events.ts';
-
-/** Where an event id stands: the server run that made it, and its place in that run. */
-interface Place {
-  readonly run: string;
-  readonly sequence: number;
-}
-
-/**
- * The place an id names. The contract makes ids carry their run and increase within it; the
- * server writes them `<run>.<sequence>`. An id written otherwise has no place this page knows.
- */
-function placeOf(id: string): Place | undefined {
-  const match = /^(.+)\.(\d+)$/.exec(id);
-  return match ? { run: match[1]!, sequence: Number(match[2]) } : undefined;
-}
+import { placeOfEventId, type ChangeEvent, type LiveEvent } from '../live/events.ts';
 
 /**
  * Lets every event through once, in order, whichever way it came: from this tab's stream, from
@@ -21,8 +6,9 @@ function placeOf(id: string): Place | undefined {
  * event around a handover, and a list read may be older or newer than the events around it.
  *
  * An event is applied when it is later in the run of the list shown; a snapshot also when it
- * is of another run, as after a server restart. Changes that come before any list wait for one. Ids this page cannot place are let through: showing a change twice is better
- * than losing it.
+ * is of another run, as after a server restart. Changes that come before any list wait for
+ * one. Ids this page cannot place are let through: showing a change twice is better than
+ * losing it.
  */
 export class EventOrder {
   #lastId: string | undefined;
@@ -49,8 +35,8 @@ export class EventOrder {
   }
 
   #isLater(id: string, isSnapshot: boolean): boolean {
-    const next = placeOf(id);
-    const shown = this.#lastId === undefined ? undefined : placeOf(this.#lastId);
+    const next = placeOfEventId(id);
+    const shown = this.#lastId === undefined ? undefined : placeOfEventId(this.#lastId);
     if (next === undefined || shown === undefined) return true;
     // A change of another run is never applied to this list: its run's snapshot comes first.
     if (next.run !== shown.run) return isSnapshot;

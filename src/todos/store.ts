@@ -1,4 +1,4 @@
-import type { ChangeEvent } from '../live/events.ts';
+import { eventIdOf, type ChangeEvent } from '../live/events.ts';
 import type { Todo, TodoFields } from './todo.ts';
 
 /** An item with the version of the list at which it last changed (its ETag). */
@@ -33,7 +33,7 @@ export interface MemoryTodoStoreOptions {
 
 /**
  * The list in memory: a Map keeps insertion order, and replacing a value keeps its place.
- * A version is the run's id and a sequence number, so a version from another run (before a
+ * A version names this run and a sequence number, so a version from another run (before a
  * restart) never passes for one of this run.
  */
 export class MemoryTodoStore implements TodoStore {
@@ -52,7 +52,7 @@ export class MemoryTodoStore implements TodoStore {
   }
 
   get version(): string {
-    return `${this.#runId}.${this.#sequence}`;
+    return eventIdOf({ run: this.#runId, sequence: this.#sequence });
   }
 
   list(): Todo[] {

@@ -1,0 +1,110 @@
+import type { Todo } from '../todos/todo.ts';
+import { element, ENTER_KEY, ESCAPE_KEY, find } from './dom.ts';
+import type { ViewHandlers } from './view.ts';
+
+/**
+ * The items of `.todo-list`. They are kept by id and updated in place, so an event from
+ * another tab does not disturb an item being edited here.
+ */
+export class ItemListView {
+  readonly #list = find<HTMLUListElement>(document, '.todo-list');
+  readonly #items = new Map<string, HTMLLIElement>();
+
+  bind(handlers: ViewHandlers): void {
+    this.#list.addEventListener('change', (event) => {
+      const target = event.target as HTMLInputElement;
+      const id = this.#idOf(target);
+      if (target.matches('.toggle') && id !== undefined) handlers.toggle(id, target.checked);
+    });
+    this.#list.addEventListener('click', (event) => {
+      const target = event.target as HTMLElement;
+      const id = this.#idOf(target);
+      if (target.matches('.destroy') && id !== undefined) handlers.remove(id);
+    });
+    this.#list.addEventListener('dblclick', (event) => {
+      const target = event.target as HTMLElement;
+      if (target.matches('.view label')) this.#startEditing(target.closest('li')!);
+    });
+    this.#list.addEventListener('keydown', (event) => {
+      const target = event.target as HTMLElement;
+      if (!target.matches('.edit') || event.isComposing) return;
+      if (event.key === ENTER_KEY) this.#stopEditing(target.closest('li')!, handlers);
+      if (event.key === ESCAPE_KEY) this.#stopEditing(target.closest('li')!);
+    });
+    // blur does not bubble; focusout does.
+    this.#list.addEventListener('focusout', (event) => {
+      const target = event.target as HTMLElement;
+      // An edit field removed by a re-render may still report losing the focus.
+      const item = target.closest('li');
+      if (target.matches('.edit') && item !== null) this.#stopEditing(item, handlers);
+    });
+  }
+
+  render(todos: readonly Todo[]): void {
+    const shown = new Set(todos.map((todo) => todo.id));
+    for (const [id, item] of this.#items) {
+      if (shown.has(id)) continue;
+      this.#stopEditing(item);
+      item.remove();
+      this.#items.delete(id);
+    }
+    let previous: HTMLLIElement | undefined;
+    for (const todo of todos) {
+      const item = this.#items.get(todo.id) ?? this.#createItem(todo.id);
+      this.#updateItem(item, todo);
+      const expected = previous ? previous.nextElementSibling : this.#list.firstElementChild;
+      if (item !== expected) {
+        if (previous) previous.after(item);
+        else this.#list.prepend(item);
+      }
+      previous = item;
+    }
+  }
+
+  #idOf(target: Element): string | undefined {
+    return target.closest('li')?.dataset.id;
+  }
+
+  #createItem(id: string): HTMLLIElement {
+    const item = element('li');
+    item.dataset.id = id;
+    const view = element('div', 'view');
+    const toggle = element('input', 'toggle');
+    toggle.type = 'checkbox';
+    const destroy = element('button', 'destroy');
+    destroy.type = 'button';
+    view.append(toggle, element('label'), destroy);
+    item.append(view);
+    this.#items.set(id, item);
+    return item;
+  }
+
+  #updateItem(item: HTMLLIElement, todo: Todo): void {
+    item.classList.toggle('completed', todo.completed);
+    const toggle = find<HTMLInputElement>(item, '.toggle');
+    toggle.checked = todo.completed;
+    toggle.setAttribute('aria-label', `Completed: ${todo.title}`);
+    find(item, '.destroy').setAttribute('aria-label', `Delete: ${todo.title}`);
+    const label = find(item, '.view label');
+    if (label.textContent !== todo.title) label.textContent = todo.title;
+  }
+
+  #startEditing(item: HTMLLIElement): void {
+    if (item.classList.contains('editing')) return;
+    const edit = element('input', 'edit');
+    edit.value = find(item, '.view label').textContent ?? '';
+    edit.setAttribute('aria-label', 'Edit the to-do');
+    item.classList.add('editing');
+    item.append(edit);
+    edit.focus();
+  }
+
+  /** Leaves editing; with handlers, saves. Removing the field may blur it: that does nothing. */
+  #stopEditing(item: HTMLLIElement, save?: ViewHandlers): void {
+    if (!item.classList.contains('editing')) return;
+    const edit = find<HTMLInputElement>(item, '.edit');
+    item.classList.remove('editing');
+    edit.remove();
+    if (save && item.dataset.id !== undefined) save.edit(item.dataset.id, edit.value.trim());
+  }
+}
