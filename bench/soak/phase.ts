@@ -1,7 +1,7 @@
 import { sleep, withinSeconds } from '../bounds.ts';
 import { ApiTraffic } from './api-traffic.ts';
-import type { FinalList } from './event-client.ts';
-import { EventClients } from './event-clients.ts';
+import type { FinalList } from './churning-client.ts';
+import { ChurningClients } from './churning-clients.ts';
 import type { Failures } from './failures.ts';
 import { readList } from './list-read.ts';
 import type { Ledger } from './ledger.ts';
@@ -51,7 +51,7 @@ export async function runPhase(
   const api = new ApiTally();
   const events = new EventTally();
   show(api, events);
-  const clients = new EventClients({ ...deps, tally: events }, deps.clients);
+  const clients = new ChurningClients({ ...deps, tally: events }, deps.clients);
   const clientsStarted = performance.now();
   clients.start();
   await withinSeconds(`${label}: connecting the event clients`, STEP_LIMIT_SECONDS, () =>

@@ -1,7 +1,7 @@
+import type { EventSourceMessage } from 'eventsource-parser';
 import type { Failures } from './failures.ts';
 import { parseEventId } from './event-ids.ts';
 import type { Ledger } from './ledger.ts';
-import type { SseEvent } from './sse-parser.ts';
 import type { EventTally } from './tally.ts';
 
 /** How a stream was asked for, and so what it must open with. */
@@ -53,7 +53,8 @@ export class StreamCheck {
     this.#expect = opening;
   }
 
-  onEvent({ id, type, data }: SseEvent): void {
+  /** An event as the stream framed it: eventsource-parser gives each event its own id only. */
+  onEvent({ id, event: type = 'message', data }: EventSourceMessage): void {
     const parsed = id === undefined ? undefined : parseEventId(id);
     if (parsed?.run !== this.#deps.run) {
       return this.#fail('wrong event', `an event whose id is ${id ?? 'missing'}`);

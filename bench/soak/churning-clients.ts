@@ -1,12 +1,12 @@
 import { sleep } from '../bounds.ts';
-import { EventClient, type ClientDeps, type FinalList } from './event-client.ts';
+import { ChurningClient, type ClientDeps, type FinalList } from './churning-client.ts';
 
 /** Once the traffic stops, a connected client has this long to get the last change. */
 const CATCH_UP_MS = 10_000;
 
 /** The event clients, all coming and going at once. */
-export class EventClients {
-  readonly #clients: EventClient[];
+export class ChurningClients {
+  readonly #clients: ChurningClient[];
   readonly #deps: ClientDeps;
   #running: Promise<void[]> | undefined;
 
@@ -15,7 +15,7 @@ export class EventClients {
     // The first stays connected throughout, so every change has at least one receiver.
     this.#clients = Array.from(
       { length: count },
-      (_, index) => new EventClient(deps, index + 1, index === 0),
+      (_, index) => new ChurningClient(deps, index + 1, index === 0),
     );
   }
 

@@ -1,6 +1,6 @@
 import { get, type ClientRequest } from 'node:http';
+import { createParser } from 'eventsource-parser';
 import { between } from './random.ts';
-import { SseParser } from './sse-parser.ts';
 import { nextAsk } from './stream-ask.ts';
 import { StreamCheck, type CheckDeps } from './stream-check.ts';
 
@@ -23,7 +23,7 @@ export interface FinalList {
 }
 
 /** One event client: it opens a stream, keeps it a random while, leaves, and comes back. */
-export class EventClient {
+export class ChurningClient {
   readonly #deps: ClientDeps;
   readonly #name: string;
   readonly #check: StreamCheck;
@@ -118,14 +118,16 @@ export class EventClient {
         if (this.#final === undefined && !this.#steady) {
           this.#lifetime = setTimeout(close, between(...LIFETIME_MS));
         }
-        const parser = new SseParser((event) => {
-          this.#check.onEvent(event);
-          this.#streamSeq = this.#check.lastSeq;
-          this.#opened = true;
-          this.#leaveIfCaughtUp();
+        const parser = createParser({
+          onEvent: (event) => {
+            this.#check.onEvent(event);
+            this.#streamSeq = this.#check.lastSeq;
+            this.#opened = true;
+            this.#leaveIfCaughtUp();
+          },
         });
         response.setEncoding('utf8');
-        response.on('data', (text: string) => parser.push(text));
+        response.on('data', (text: string) => parser.feed(text));
         response.on('end', () => {
           if (!ours) tally.endedByServer += 1;
         });
