@@ -4,7 +4,7 @@ import type { MemorySample } from './child-ipc.ts';
 import type { ServerChild } from './children.ts';
 import { NEW_ITEM } from './scenarios.ts';
 import { openCountingStream, type CountingStream } from './sse-client.ts';
-import { percentile } from './stats.ts';
+import { latencies, msAt, recordMs } from './latency.ts';
 
 export interface FanOutSettings {
   readonly streams: number;
@@ -74,7 +74,7 @@ export async function measureFanOut(
     }
 
     const delays: number[] = [];
-    const firsts: number[] = [];
+    const [first, last] = [latencies(), latencies()];
     const cpuBefore = await server.cpu();
     const clientBefore = process.cpuUsage();
     for (let count = 1; count <= total; count += 1) {
@@ -90,8 +90,10 @@ export async function measureFanOut(
       });
       if (status !== 201) throw new Error(`POST /api/todos answered ${status}`);
       if (count > warmUpChanges) {
-        delays.push((await delivered) - sentAt);
-        firsts.push(firstAt[count]! - sentAt);
+        const delay = (await delivered) - sentAt;
+        delays.push(delay);
+        recordMs(last, delay);
+        recordMs(first, firstAt[count]! - sentAt);
       }
     }
     const client = process.cpuUsage(clientBefore);
@@ -109,10 +111,10 @@ export async function measureFanOut(
     const heapAndExternal = (sample: MemorySample) => sample.heapUsed + sample.external;
     const cpuMs = cpuAfter.userMs + cpuAfter.systemMs - cpuBefore.userMs - cpuBefore.systemMs;
     return {
-      firstP50Ms: percentile(firsts, 0.5),
-      firstP99Ms: percentile(firsts, 0.99),
-      delayP50Ms: percentile(delays, 0.5),
-      delayP99Ms: percentile(delays, 0.99),
+      firstP50Ms: msAt(first, 0.5),
+      firstP99Ms: msAt(first, 0.99),
+      delayP50Ms: msAt(last, 0.5),
+      delayP99Ms: msAt(last, 0.99),
       delayMaxMs: Math.max(...delays),
       delaysMs: delays.map((ms) => Math.round(ms * 100) / 100),
       heapExternalPerStream: (heapAndExternal(open) - heapAndExternal(before)) / streams,

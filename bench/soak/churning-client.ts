@@ -1,5 +1,6 @@
 import { get, type ClientRequest } from 'node:http';
 import { createParser } from 'eventsource-parser';
+import { recordMs } from '../latency.ts';
 import { between } from './random.ts';
 import { nextAsk } from './stream-ask.ts';
 import { StreamCheck, type CheckDeps } from './stream-check.ts';
@@ -109,7 +110,7 @@ export class ChurningClient {
           this.#deps.failures.add('event stream error', failure);
           return close();
         }
-        tally.answerMs.record(performance.now() - asked);
+        recordMs(tally.answerMs, performance.now() - asked);
         openedAt = performance.now();
         tally.connected += 1;
         tally.open += 1;

@@ -1,5 +1,6 @@
 import { cpus, loadavg } from 'node:os';
 import type { MemorySample } from '../child-ipc.ts';
+import { maxMs, msAt } from '../latency.ts';
 import type { Failures } from './failures.ts';
 import { count, mib, ms, seconds, signedMib } from './format.ts';
 import type { SoakOptions } from './options.ts';
@@ -49,13 +50,13 @@ export function formatReport(figures: SoakFigures): string {
     const histogram = kind === 'all' ? all : phase.api.byKind.get(kind)!;
     lines.push(
       `  ${kind.padEnd(20)} ${count(histogram.count).padStart(10)} ` +
-        `${ms(histogram.percentileMs(0.5)).padStart(9)} ${ms(histogram.percentileMs(0.99)).padStart(9)} ` +
-        `${ms(histogram.maxMs).padStart(9)}`,
+        `${ms(msAt(histogram, 0.5)).padStart(9)} ${ms(msAt(histogram, 0.99)).padStart(9)} ` +
+        `${ms(maxMs(histogram)).padStart(9)}`,
     );
   }
   const { events } = phase;
   lines.push(
-    row('p99 latency', ms(all.percentileMs(0.99))),
+    row('p99 latency', ms(msAt(all, 0.99))),
     row(
       'events delivered',
       `${count(events.changes)} change events (${count(events.changes / phase.seconds)}/s) ` +
@@ -72,7 +73,7 @@ export function formatReport(figures: SoakFigures): string {
     ),
     row(
       '  stream answered',
-      `p50 ${ms(events.answerMs.percentileMs(0.5))}, p99 ${ms(events.answerMs.percentileMs(0.99))} ` +
+      `p50 ${ms(msAt(events.answerMs, 0.5))}, p99 ${ms(msAt(events.answerMs, 0.99))} ` +
         `after it was asked for`,
     ),
   );
