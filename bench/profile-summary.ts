@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { format, formatTable } from './table.ts';
+import { format, formatTable } from './format.ts';
 
 interface ProfileNode {
   readonly id: number;

@@ -1,5 +1,5 @@
 import { SERVER_NAMES, type ServerKind } from './children.ts';
-import { format, formatTable } from './table.ts';
+import { format, formatTable } from './format.ts';
 import type { Scenario } from './scenarios.ts';
 import { median, medianRatio } from './stats.ts';
 import type { ThroughputRun } from './throughput.ts';
