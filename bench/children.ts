@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { sleep } from './bounds.ts';
 import { logSink } from './log-sink.ts';
 import type {
   ChildMessage,
@@ -36,6 +37,8 @@ export interface ServerChild {
   readonly kind: ServerKind;
   readonly url: string;
   memory(): Promise<MemorySample>;
+  /** Memory once the server counts no open stream, asking again for up to `limitMs`. */
+  settledMemory(limitMs: number): Promise<MemorySample>;
   cpu(): Promise<CpuSample>;
   /** Creates `count` items straight in the server's list, bypassing HTTP; returns their ids. */
   seed(count: number): Promise<readonly string[]>;
@@ -112,13 +115,20 @@ export async function startServerChild(
     fail(new Error(`The ${kind} server child exited (${signal ?? code}).\n${stderr}`)),
   );
 
-  // One question at a time: the runner always waits for each answer.
-  const ask = <T extends ChildMessage['type']>(type: T, request?: ParentRequest) =>
-    new Promise<Reply<T>>((resolve, reject) => {
-      if (failure) return reject(failure);
-      pending = { type, resolve: resolve as (message: ChildMessage) => void, reject };
-      if (request) child.send(request);
-    });
+  // One question at a time, in the order asked: the child answers a memory question late.
+  let asked: Promise<unknown> = Promise.resolve();
+  const ask = <T extends ChildMessage['type']>(type: T, request?: ParentRequest) => {
+    const answer = asked.then(
+      () =>
+        new Promise<Reply<T>>((resolve, reject) => {
+          if (failure) return reject(failure);
+          pending = { type, resolve: resolve as (message: ChildMessage) => void, reject };
+          if (request) child.send(request);
+        }),
+    );
+    asked = answer.catch(() => {});
+    return answer;
+  };
 
   const stop = () =>
     new Promise<void>((resolve) => {
@@ -132,11 +142,21 @@ export async function startServerChild(
       child.disconnect();
     });
 
+  const memory = async () => (await ask('memory', { type: 'memory' })).sample;
+  const settledMemory = async (limitMs: number) => {
+    let sample = await memory();
+    for (let waited = 0; sample.openStreams > 0 && waited < limitMs; waited += 100) {
+      await sleep(100);
+      sample = await memory();
+    }
+    return sample;
+  };
   const { url } = await ask('ready');
   return {
     kind,
     url,
-    memory: async () => (await ask('memory', { type: 'memory' })).sample,
+    memory,
+    settledMemory,
     cpu: async () => (await ask('cpu', { type: 'cpu' })).sample,
     seed: async (count) => (await ask('seed', { type: 'seed', count })).ids,
     stop,

@@ -1,5 +1,5 @@
 import { Agent, request } from 'node:http';
-import { sleep, withinSeconds } from './bounds.ts';
+import { withinSeconds } from './bounds.ts';
 import type { MemorySample } from './child-ipc.ts';
 import type { ServerChild } from './children.ts';
 import { NEW_ITEM } from './scenarios.ts';
@@ -102,11 +102,7 @@ export async function measureFanOut(
     for (const client of clients) client.close();
     await Promise.all(clients.map((client) => client.closed));
     // The server hears of each close a moment later; give it up to 5 s to forget them all.
-    let closed = await server.memory();
-    for (let waited = 0; closed.openStreams > 0 && waited < 5000; waited += 250) {
-      await sleep(250);
-      closed = await server.memory();
-    }
+    const closed = await server.settledMemory(5000);
 
     const heapAndExternal = (sample: MemorySample) => sample.heapUsed + sample.external;
     const cpuMs = cpuAfter.userMs + cpuAfter.systemMs - cpuBefore.userMs - cpuBefore.systemMs;

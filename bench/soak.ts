@@ -1,7 +1,8 @@
-import { DEFAULT_NODE_CONFIG } from '../src/hosts/node/node-config.ts';
 import { withinSeconds } from './bounds.ts';
-import { format } from './format.ts';
 import { killAllChildren, startServerChild, type ServerChild } from './children.ts';
+import { format } from './format.ts';
+import { DEFAULT_NODE_CONFIG } from '../src/hosts/node/node-config.ts';
+import { busyBetween, cpuMark } from './soak/cpu-share.ts';
 import { Failures } from './soak/failures.ts';
 import { readList } from './soak/list-read.ts';
 import { Ledger } from './soak/ledger.ts';
@@ -9,7 +10,6 @@ import { parseSoakOptions, type SoakOptions } from './soak/options.ts';
 import { runPhase, type PhaseDeps, type PhaseResult } from './soak/phase.ts';
 import { ProgressLine } from './soak/progress-line.ts';
 import { formatReport, loadNow, type SoakFigures } from './soak/report.ts';
-import { busyBetween, ServiceProbe } from './soak/service-probe.ts';
 
 const parsed = parseSoakOptions(process.argv.slice(2));
 if ('error' in parsed) {
@@ -54,9 +54,8 @@ try {
     // The prod profile's list limit: the soak keeps the list well under it.
     startServerChild('ours', { maxItems: DEFAULT_NODE_CONFIG.limits.maxItems }),
   );
-  const probe = new ServiceProbe(server);
-  progress = new ProgressLine(options.seconds, failures, probe);
-  exitCode = await soak(server, probe, progress);
+  progress = new ProgressLine(options.seconds, failures, server);
+  exitCode = await soak(server, progress);
 } catch (error) {
   progress?.stop();
   console.error(`soak stopped: ${error instanceof Error ? error.message : String(error)}`);
@@ -67,7 +66,7 @@ try {
 // Streams or timers of a run that broke off would keep the process alive.
 process.exit(exitCode);
 
-async function soak(server: ServerChild, probe: ServiceProbe, progress: ProgressLine) {
+async function soak(server: ServerChild, progress: ProgressLine) {
   const url = new URL(server.url);
   if (url.hostname !== '127.0.0.1') {
     throw new Error(`the service listens on ${url.host}, not loopback`);
@@ -97,7 +96,7 @@ async function soak(server: ServerChild, probe: ServiceProbe, progress: Progress
     runPhase(deps, { ...warmUpPlan, changesBefore: 0 }, show('warm-up')),
   );
   progress.watched = undefined;
-  const before = await settled(probe);
+  const before = await settled(server);
   let measured: PhaseResult | undefined;
   let after;
   let busy;
@@ -105,13 +104,13 @@ async function soak(server: ServerChild, probe: ServiceProbe, progress: Progress
     // A warm-up slowed by a busy machine shortens the measured part, not the run, to a point.
     const seconds = Math.max(options.seconds / 2, options.seconds - warmUp.seconds);
     const plan = { label: 'measured', seconds, minChanges: 0, changesBefore: warmUp.api.changes };
-    const cpuBefore = await probe.cpuMark();
+    const cpuBefore = await cpuMark(server);
     measured = await withinSeconds('the measured run', phaseLimit(seconds), () =>
       runPhase(deps, plan, show('measured')),
     );
-    busy = busyBetween(cpuBefore, await probe.cpuMark());
+    busy = busyBetween(cpuBefore, await cpuMark(server));
     progress.watched = undefined;
-    after = await settled(probe);
+    after = await settled(server);
     const growth = after.heapUsed - before.heapUsed;
     if (growth > HEAP_GROWTH_BOUND) {
       failures.add(
@@ -139,8 +138,8 @@ async function soak(server: ServerChild, probe: ServiceProbe, progress: Progress
 }
 
 /** The service's memory once it has forgotten every stream; a failure if it does not. */
-async function settled(probe: ServiceProbe) {
-  const sample = await probe.memoryOnceStreamsClosed(FORGET_STREAMS_MS);
+async function settled(server: ServerChild) {
+  const sample = await server.settledMemory(FORGET_STREAMS_MS);
   if (sample.openStreams > 0) {
     failures.add(
       'open streams',

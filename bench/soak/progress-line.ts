@@ -1,8 +1,8 @@
 import type { MemorySample } from '../child-ipc.ts';
+import type { ServerChild } from '../children.ts';
 import { format } from '../format.ts';
 import { StatusLine } from '../status-line.ts';
 import type { Failures } from './failures.ts';
-import type { ServiceProbe } from './service-probe.ts';
 import type { ApiTally, EventTally } from './tally.ts';
 
 /** What the line shows: the tallies of the phase running now. */
@@ -30,7 +30,7 @@ export class ProgressLine {
   constructor(
     private readonly totalSeconds: number,
     private readonly failures: Failures,
-    private readonly probe: ServiceProbe,
+    private readonly server: ServerChild,
   ) {}
 
   /** The heap samples taken while traffic ran, oldest first. */
@@ -45,7 +45,7 @@ export class ProgressLine {
 
   async #sampleHeap(): Promise<void> {
     if (this.watched === undefined) return;
-    const sample = await this.probe.memory().catch(() => undefined);
+    const sample = await this.server.memory().catch(() => undefined);
     if (sample === undefined) return;
     this.#lastMemory = sample;
     this.#heapTrend.push(sample.heapUsed);
