@@ -1,7 +1,7 @@
 import { withinSeconds } from './bounds.ts';
 import { killAllChildren, startServerChild, type ServerChild } from './children.ts';
 import { format } from './format.ts';
-import { DEFAULT_NODE_CONFIG } from '../src/hosts/node/node-config.ts';
+import { PROD_SETTINGS } from './node-host.ts';
 import { busyBetween, cpuMark } from './soak/cpu-share.ts';
 import { Failures } from './soak/failures.ts';
 import { readList } from './soak/list-read.ts';
@@ -52,7 +52,7 @@ let progress: ProgressLine | undefined;
 try {
   const server = await withinSeconds('starting the service', START_LIMIT_SECONDS, () =>
     // The prod profile's list limit: the soak keeps the list well under it.
-    startServerChild('ours', { maxItems: DEFAULT_NODE_CONFIG.limits.maxItems }),
+    startServerChild('ours', { maxItems: PROD_SETTINGS.maxItems }),
   );
   progress = new ProgressLine(options.seconds, failures, server);
   exitCode = await soak(server, progress);
@@ -75,7 +75,7 @@ async function soak(server: ServerChild, progress: ProgressLine) {
   const deps: PhaseDeps = {
     port,
     run: (await readList(port)).run,
-    replayEvents: DEFAULT_NODE_CONFIG.sse.replayEvents,
+    replayEvents: PROD_SETTINGS.replayEvents,
     ledger: new Ledger(failures),
     failures,
     connections: options.connections,
