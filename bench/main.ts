@@ -119,9 +119,6 @@ if (scaling) {
   );
 }
 parts.push(targetsTable(targets));
-if (runs.oursDiffers.length > 0) {
-  parts.push(`Ours differs from the contract here:\n  ${runs.oursDiffers.join('\n  ')}`);
-}
 const text = parts.join('\n\n');
 console.log(text);
 
@@ -149,10 +146,7 @@ const file = writeResults(startedAt, {
 console.log(`\nAll runs and settings: ${relative(process.cwd(), file)}`);
 
 if (profileDir) {
-  // The check's profile is mostly start-up: leave it out.
-  const profiles = readdirSync(profileDir).filter(
-    (name) => name.startsWith('ours-') && !name.startsWith('ours-check'),
-  );
+  const profiles = readdirSync(profileDir).filter((name) => name.startsWith('ours-'));
   const groups = new Map<string, string[]>();
   for (const name of profiles) {
     const group = name.replace(/-r\d+\.cpuprofile$/, '').replace(/\.cpuprofile$/, '');
