@@ -1,14 +1,15 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { sleep } from './bounds.ts';
-import { logSink } from './log-sink.ts';
-import type {
-  ChildMessage,
-  ChildSettings,
-  CpuSample,
-  MemorySample,
-  ParentRequest,
+import {
+  READY,
+  type Answers,
+  type ChildMessage,
+  type CpuSample,
+  type MemorySample,
+  type Question,
 } from './child-ipc.ts';
+import { logSink } from './log-sink.ts';
 
 export const SERVER_KINDS = ['ours', 'bare', 'fastify'] as const;
 export type ServerKind = (typeof SERVER_KINDS)[number];
@@ -25,7 +26,9 @@ const SCRIPTS: Readonly<Record<ServerKind, URL>> = {
   fastify: new URL('./baselines/fastify-child.js', import.meta.url),
 };
 
-export interface StartOptions extends ChildSettings {
+export interface StartOptions {
+  /** `limits.maxItems`, the same for every server in one run. */
+  readonly maxItems: number;
   /** The core to run on, through `taskset`; any core when undefined. */
   readonly core?: number;
   /** Where `--cpu-prof` writes this child's profile, and its file name there. */
@@ -46,14 +49,6 @@ export interface ServerChild {
   stop(): Promise<void>;
 }
 
-type Reply<T extends ChildMessage['type']> = Extract<ChildMessage, { type: T }>;
-
-interface Pending {
-  readonly type: ChildMessage['type'];
-  readonly resolve: (message: ChildMessage) => void;
-  readonly reject: (error: Error) => void;
-}
-
 const running = new Set<ChildProcess>();
 
 /** Kills every child still running: on an error, a timeout or Ctrl-C. */
@@ -62,21 +57,11 @@ export function killAllChildren(): void {
   running.clear();
 }
 
-function spawnChild(
-  kind: ServerKind,
-  { core, cpuProfile, ...settings }: StartOptions,
-): ChildProcess {
-  const nodeArgs = ['--expose-gc'];
-  if (cpuProfile) {
-    nodeArgs.push(
-      '--cpu-prof',
-      '--cpu-prof-dir',
-      cpuProfile.dir,
-      '--cpu-prof-name',
-      cpuProfile.name,
-    );
-  }
-  const args = [...nodeArgs, fileURLToPath(SCRIPTS[kind]), JSON.stringify(settings)];
+function spawnChild(kind: ServerKind, { maxItems, core, cpuProfile }: StartOptions): ChildProcess {
+  const profile = cpuProfile
+    ? ['--cpu-prof', '--cpu-prof-dir', cpuProfile.dir, '--cpu-prof-name', cpuProfile.name]
+    : [];
+  const args = ['--expose-gc', ...profile, fileURLToPath(SCRIPTS[kind]), String(maxItems)];
   // The child logs to stdout as in prod, and the harness reads it and drops it.
   const stdio: StdioOptions = ['ignore', logSink(), 'pipe', 'ipc'];
   return core === undefined
@@ -96,37 +81,33 @@ export async function startServerChild(
     stderr = (stderr + text).slice(-2000);
   });
 
-  let pending: Pending | undefined;
+  type Waiting = { resolve: (answer: unknown) => void; reject: (error: Error) => void };
+  const waiting = new Map<number, Waiting>();
   let failure: Error | undefined;
-  child.on('message', (message: ChildMessage) => {
-    if (pending?.type !== message.type) return;
-    const { resolve } = pending;
-    pending = undefined;
-    resolve(message);
-  });
   const fail = (error: Error) => {
     running.delete(child);
     failure ??= error;
-    pending?.reject(failure);
-    pending = undefined;
+    for (const { reject } of waiting.values()) reject(failure);
+    waiting.clear();
   };
   child.on('error', fail);
   child.on('exit', (code, signal) =>
     fail(new Error(`The ${kind} server child exited (${signal ?? code}).\n${stderr}`)),
   );
-
-  // One question at a time, in the order asked: the child answers a memory question late.
-  let asked: Promise<unknown> = Promise.resolve();
-  const ask = <T extends ChildMessage['type']>(type: T, request?: ParentRequest) => {
-    const answer = asked.then(
-      () =>
-        new Promise<Reply<T>>((resolve, reject) => {
-          if (failure) return reject(failure);
-          pending = { type, resolve: resolve as (message: ChildMessage) => void, reject };
-          if (request) child.send(request);
-        }),
-    );
-    asked = answer.catch(() => {});
+  child.on('message', ({ id, answer }: ChildMessage) => {
+    waiting.get(id)?.resolve(answer);
+    waiting.delete(id);
+  });
+  const answerTo = <T>(id: number) =>
+    new Promise<T>((resolve, reject) => {
+      if (failure) return reject(failure);
+      waiting.set(id, { resolve: resolve as (answer: unknown) => void, reject });
+    });
+  let asked = 0;
+  const ask = <Q extends keyof Answers>(question: Q, count?: number) => {
+    const id = asked++;
+    const answer = answerTo<Answers[Q]>(id);
+    if (!failure) child.send({ id, ask: question, count } satisfies Question);
     return answer;
   };
 
@@ -141,8 +122,7 @@ export async function startServerChild(
       failure ??= new Error(`The ${kind} server child was stopped.`);
       child.disconnect();
     });
-
-  const memory = async () => (await ask('memory', { type: 'memory' })).sample;
+  const memory = () => ask('memory');
   const settledMemory = async (limitMs: number) => {
     let sample = await memory();
     for (let waited = 0; sample.openStreams > 0 && waited < limitMs; waited += 100) {
@@ -151,14 +131,14 @@ export async function startServerChild(
     }
     return sample;
   };
-  const { url } = await ask('ready');
+
   return {
     kind,
-    url,
+    url: await answerTo<string>(READY),
     memory,
     settledMemory,
-    cpu: async () => (await ask('cpu', { type: 'cpu' })).sample,
-    seed: async (count) => (await ask('seed', { type: 'seed', count })).ids,
+    cpu: () => ask('cpu'),
+    seed: (count) => ask('seed', count),
     stop,
   };
 }

@@ -1,4 +1,4 @@
-import { childSettings, serveParent } from './child-ipc.ts';
+import { childMaxItems, serveParent } from './child-ipc.ts';
 import { startNodeHost } from './node-host.ts';
 
-serveParent(await startNodeHost(childSettings().maxItems));
+serveParent(await startNodeHost(childMaxItems()));
