@@ -15,6 +15,9 @@ import {
 } from './scaling.ts';
 import { runThroughput, throughputRunSeconds, type ThroughputRun } from './throughput.ts';
 
+export const CONNECTIONS = 50;
+/** Raised from prod's 10,000 for all three servers alike, so POST and the DELETE pool fit. */
+export const MAX_ITEMS = 1_000_000;
 export const FAN_OUT: FanOutSettings = { streams: 1000, changes: 200, warmUpChanges: 20 };
 /** Opens and closes a few streams first, so the memory measured is not code being compiled. */
 const FAN_OUT_WARM_UP: FanOutSettings = { streams: 50, changes: 10, warmUpChanges: 0 };
