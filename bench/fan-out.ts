@@ -1,8 +1,9 @@
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { withinSeconds } from './bounds.ts';
+import { send } from './http-request.ts';
 import type { MemorySample } from './child-ipc.ts';
 import type { ServerChild } from './children.ts';
-import { NEW_ITEM } from './scenarios.ts';
+import { post } from './scenarios.ts';
 import { openCountingStream, type CountingStream } from './sse-client.ts';
 import { latencies, msAt, recordMs } from './latency.ts';
 
@@ -58,6 +59,7 @@ export async function measureFanOut(
 
   const before = await server.memory();
   const url = new URL('/api/sse', server.url);
+  const port = Number(url.port);
   const clients: CountingStream[] = [];
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
@@ -81,8 +83,8 @@ export async function measureFanOut(
       const delivered = new Promise<number>((resolve) => (waiting = { count, resolve }));
       const sentAt = performance.now();
       const status = await withinSeconds(`change ${count}`, CHANGE_TIMEOUT_SECONDS, async () => {
-        const [answered] = await Promise.all([postItem(server.url, agent), delivered]);
-        return answered;
+        const [answered] = await Promise.all([send(agent, port, post), delivered]);
+        return answered.status;
       }).catch((error: unknown) => {
         const early = clients.filter((client) => client.endedEarly).length;
         const got = reached[count];
@@ -124,22 +126,4 @@ export async function measureFanOut(
     agent.destroy();
     for (const client of clients) client.close();
   }
-}
-
-function postItem(base: string, agent: Agent): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const sent = request(
-      `${base}/api/todos`,
-      {
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', 'content-length': NEW_ITEM.length },
-      },
-      (response) => {
-        response.resume().on('end', () => resolve(response.statusCode ?? 0));
-      },
-    );
-    sent.on('error', reject);
-    sent.end(NEW_ITEM);
-  });
 }

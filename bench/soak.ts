@@ -6,19 +6,18 @@ import { busyBetween, cpuMark } from './soak/cpu-share.ts';
 import { Failures } from './soak/failures.ts';
 import { readList } from './soak/list-read.ts';
 import { Ledger } from './soak/ledger.ts';
-import { parseSoakOptions, type SoakOptions } from './soak/options.ts';
+import { readSoakOptions, SOAK_USAGE, type SoakOptions } from './soak/options.ts';
 import { runPhase, type PhaseDeps, type PhaseResult } from './soak/phase.ts';
 import { ProgressLine } from './soak/progress-line.ts';
 import { formatReport, loadNow, type SoakFigures } from './soak/report.ts';
 
-const parsed = parseSoakOptions(process.argv.slice(2));
-if ('error' in parsed) {
-  console.error(
-    `${parsed.error}\nUsage: npm run soak -- [--seconds 60] [--connections 50] [--clients 200]`,
-  );
+let options: SoakOptions;
+try {
+  options = readSoakOptions(process.argv.slice(2));
+} catch (error) {
+  console.error(`${error instanceof Error ? error.message : String(error)}\n${SOAK_USAGE}`);
   process.exit(2);
 }
-const options: SoakOptions = parsed;
 /** The first tenth of the traffic, 3 to 15 s: code compiled, pools and history filled. */
 const warmUpSeconds = Math.min(15, Math.max(3, Math.round(options.seconds / 10)));
 const START_LIMIT_SECONDS = 15;

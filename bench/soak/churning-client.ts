@@ -1,5 +1,6 @@
 import { get, type ClientRequest } from 'node:http';
 import { createParser } from 'eventsource-parser';
+import { isReset } from '../http-request.ts';
 import { recordMs } from '../latency.ts';
 import { between } from './random.ts';
 import { nextAsk } from './stream-ask.ts';
@@ -15,7 +16,6 @@ const LIFETIME_MS = [100, 5000] as const;
  * changes missed outrun the replay buffer, so the snapshot a resume then gets is tested too.
  */
 const pauseMs = () => (Math.random() < 0.9 ? between(0, 300) : between(1000, 4000));
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE']);
 
 /** What a client must have reached before it may leave, once the traffic has stopped. */
 export interface FinalList {
@@ -163,9 +163,8 @@ export class ChurningClient {
   }
 
   #lost(error: NodeJS.ErrnoException): void {
-    const reset = error.code !== undefined && RESET_CODES.has(error.code);
     const detail = `${this.#name}: ${error.code ?? ''} ${error.message}`;
-    this.#deps.failures.add(reset ? 'connection reset' : 'event stream error', detail);
+    this.#deps.failures.add(isReset(error) ? 'connection reset' : 'event stream error', detail);
   }
 }
 
