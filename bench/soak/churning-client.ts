@@ -2,6 +2,7 @@ import { get, type ClientRequest } from 'node:http';
 import { createParser } from 'eventsource-parser';
 import { isReset } from '../http-request.ts';
 import { recordMs } from '../latency.ts';
+import type { ListRead } from './list-read.ts';
 import { between } from './random.ts';
 import { nextAsk } from './stream-ask.ts';
 import { StreamCheck, type CheckDeps } from './stream-check.ts';
@@ -17,12 +18,6 @@ const LIFETIME_MS = [100, 5000] as const;
  */
 const pauseMs = () => (Math.random() < 0.9 ? between(0, 300) : between(1000, 4000));
 
-/** What a client must have reached before it may leave, once the traffic has stopped. */
-export interface FinalList {
-  readonly seq: number;
-  readonly ids: ReadonlySet<string>;
-}
-
 /** One event client: it opens a stream, keeps it a random while, leaves, and comes back. */
 export class ChurningClient {
   readonly #deps: ClientDeps;
@@ -31,7 +26,8 @@ export class ChurningClient {
   readonly #steady: boolean;
   #stopping = false;
   #opened = false;
-  #final: FinalList | undefined;
+  /** The list as it was once the traffic stopped: the client may leave when it has reached it. */
+  #final: ListRead | undefined;
   /** The seq this stream has brought the client to; undefined until its opening arrives. */
   #streamSeq: number | undefined;
   #lifetime: NodeJS.Timeout | undefined;
@@ -71,7 +67,7 @@ export class ChurningClient {
   }
 
   /** Opens no more streams; the one open stays until it has brought the client to `final`. */
-  finish(final: FinalList): void {
+  finish(final: ListRead): void {
     this.#stopping = true;
     this.#final = final;
     clearTimeout(this.#lifetime);
@@ -151,14 +147,7 @@ export class ChurningClient {
   #leaveIfCaughtUp(): void {
     const final = this.#final;
     if (final === undefined || this.#streamSeq === undefined || this.#streamSeq < final.seq) return;
-    const items = this.#check.items;
-    if (items !== undefined && !sameIds(items, final.ids)) {
-      this.#deps.failures.add(
-        'wrong event',
-        `${this.#name}: its events replay into a list of ${items.size} items, ` +
-          `not the service's ${final.ids.size}`,
-      );
-    }
+    this.#check.endsAt(final);
     this.#close?.();
   }
 
@@ -166,10 +155,4 @@ export class ChurningClient {
     const detail = `${this.#name}: ${error.code ?? ''} ${error.message}`;
     this.#deps.failures.add(isReset(error) ? 'connection reset' : 'event stream error', detail);
   }
-}
-
-function sameIds(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  if (a.size !== b.size) return false;
-  for (const id of a) if (!b.has(id)) return false;
-  return true;
 }

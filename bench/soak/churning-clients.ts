@@ -1,5 +1,6 @@
 import { sleep } from '../bounds.ts';
-import { ChurningClient, type ClientDeps, type FinalList } from './churning-client.ts';
+import { ChurningClient, type ClientDeps } from './churning-client.ts';
+import type { ListRead } from './list-read.ts';
 
 /** Once the traffic stops, a connected client has this long to get the last change. */
 const CATCH_UP_MS = 10_000;
@@ -41,7 +42,7 @@ export class ChurningClients {
    * Each client still connected must get every change up to `final` and then leave;
    * one that has not within the catch-up time missed events.
    */
-  async finish(final: FinalList): Promise<void> {
+  async finish(final: ListRead): Promise<void> {
     for (const client of this.#clients) client.finish(final);
     const deadline = performance.now() + CATCH_UP_MS;
     while (this.#clients.some((client) => client.connected) && performance.now() < deadline) {

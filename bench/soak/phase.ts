@@ -1,9 +1,8 @@
 import { sleep, withinSeconds } from '../bounds.ts';
 import { ApiTraffic } from './api-traffic.ts';
-import type { FinalList } from './churning-client.ts';
 import { ChurningClients } from './churning-clients.ts';
 import type { Failures } from './failures.ts';
-import { readList } from './list-read.ts';
+import { readList, type ListRead } from './list-read.ts';
 import type { Ledger } from './ledger.ts';
 import { ApiTally, EventTally } from './tally.ts';
 
@@ -24,7 +23,7 @@ export interface PhaseResult {
   readonly seconds: number;
   /** From the first client connecting to the last leaving. */
   readonly clientSeconds: number;
-  readonly final: FinalList;
+  readonly final: ListRead;
 }
 
 /** Each step's limit: far above what it takes, so only a hung service reaches one. */
