@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { sleep } from './bounds.ts';
 import {
   READY,
   type Answers,

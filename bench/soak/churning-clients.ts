@@ -1,4 +1,4 @@
-import { sleep } from '../bounds.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ChurningClient, type ClientDeps } from './churning-client.ts';
 import type { ListRead } from './list-read.ts';
 

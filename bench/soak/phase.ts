@@ -1,4 +1,5 @@
-import { sleep, withinSeconds } from '../bounds.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { withinSeconds } from '../bounds.ts';
 import { ApiTraffic } from './api-traffic.ts';
 import { ChurningClients } from './churning-clients.ts';
 import type { Failures } from './failures.ts';
