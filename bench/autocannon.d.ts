@@ -1,4 +1,5 @@
-// The part of autocannon 9's programmatic API the benchmark uses; the package ships no types.
+// The part of autocannon 9's programmatic API the bench uses. The package ships no types, and
+// @types/autocannon (7.x) has the `response` event's arguments and the run's return type wrong.
 declare module 'autocannon' {
   import type { EventEmitter } from 'node:events';
 
@@ -20,37 +21,24 @@ declare module 'autocannon' {
 
     interface Options {
       url: string;
-      connections?: number;
+      connections: number;
       /** Seconds. */
-      duration?: number;
-      /** Exactly this many requests, whatever the duration. */
-      amount?: number;
+      duration: number;
       /** At most this many requests, spread over the connections; the duration still bounds it. */
       maxOverallRequests?: number;
       /** Seconds before a request counts as timed out. */
-      timeout?: number;
-      method?: string;
-      headers?: Record<string, string>;
-      body?: string | Buffer;
-      requests?: Request[];
-    }
-
-    interface Histogram {
-      average: number;
-      p50: number;
-      p99: number;
-      total: number;
+      timeout: number;
+      requests: Request[];
     }
 
     interface Result {
+      /** Seconds. */
       duration: number;
       errors: number;
       timeouts: number;
-      non2xx: number;
       statusCodeStats: Record<string, { count: number }>;
-      requests: Histogram;
-      latency: Histogram;
-      throughput: Histogram;
+      /** Bytes received. */
+      throughput: { total: number };
     }
 
     interface Instance extends EventEmitter, PromiseLike<Result> {

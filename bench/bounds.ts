@@ -1,5 +1,5 @@
 /** Thrown when a phase overruns its time limit; the runner stops everything and says which. */
-export class PhaseTimeout extends Error {
+class PhaseTimeout extends Error {
   override readonly name = 'PhaseTimeout';
 }
 
@@ -22,5 +22,3 @@ export async function withinSeconds<T>(
     clearTimeout(timer);
   }
 }
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

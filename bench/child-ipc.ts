@@ -17,22 +17,26 @@ export interface CpuSample {
   readonly systemMs: number;
 }
 
-/** The settings every server child takes, as JSON in its first argument. */
-export interface ChildSettings {
-  /** `limits.maxItems`, the same for every server in one run. */
-  readonly maxItems: number;
+/** What the parent may ask a server child, and the answer to each. */
+export interface Answers {
+  readonly memory: MemorySample;
+  readonly cpu: CpuSample;
+  /** The ids of `count` items made straight in the server's list. */
+  readonly seed: readonly string[];
 }
 
-export type ParentRequest =
-  | { readonly type: 'memory' }
-  | { readonly type: 'cpu' }
-  | { readonly type: 'seed'; readonly count: number };
+export interface Question {
+  readonly id: number;
+  readonly ask: keyof Answers;
+  readonly count?: number;
+}
 
-export type ChildMessage =
-  | { readonly type: 'ready'; readonly url: string }
-  | { readonly type: 'memory'; readonly sample: MemorySample }
-  | { readonly type: 'cpu'; readonly sample: CpuSample }
-  | { readonly type: 'seed'; readonly ids: readonly string[] };
+/** Every message of a child answers a question; its first, its URL, answers READY. */
+export interface ChildMessage {
+  readonly id: number;
+  readonly answer: unknown;
+}
+export const READY = -1;
 
 /** What the harness needs of the server a child runs. */
 export interface ChildServer {
@@ -42,42 +46,40 @@ export interface ChildServer {
   create(title: string, completed: boolean): string;
 }
 
-export function childSettings(): ChildSettings {
-  return JSON.parse(process.argv[2] ?? '{}') as ChildSettings;
-}
+/** `limits.maxItems`, the same for every server in one run: the child's one argument. */
+export const childMaxItems = (): number => Number(process.argv[2]);
 
 /**
- * In a server child: tells the parent where it listens, answers its requests one at a time,
- * and exits when the parent goes away (a clean exit, so `--cpu-prof` can write its profile).
+ * In a server child: tells the parent where it listens, answers its questions, and exits when
+ * the parent goes away (a clean exit, so `--cpu-prof` can write its profile).
  */
 export function serveParent(server: ChildServer): void {
   const { gc } = globalThis;
   if (gc === undefined) throw new Error('A server child needs --expose-gc.');
-  const reply = (message: ChildMessage) => process.send?.(message);
-
-  process.on('message', (request: ParentRequest) => {
-    if (request.type === 'cpu') {
+  const answers = {
+    cpu: () => {
       const { user, system } = process.cpuUsage();
-      reply({ type: 'cpu', sample: { userMs: user / 1000, systemMs: system / 1000 } });
-    } else if (request.type === 'seed') {
-      // Distinct titles, so no two items share one string as items made by requests never do.
-      const ids = Array.from({ length: request.count }, (_, n) =>
+      return { userMs: user / 1000, systemMs: system / 1000 };
+    },
+    // Distinct titles, so no two items share one string as items made by requests never do.
+    seed: ({ count = 0 }: Question) =>
+      Array.from({ length: count }, (_, n) =>
         server.create(`Water the plants, batch ${n}`, n % 3 === 0),
-      );
-      reply({ type: 'seed', ids });
-    } else {
+      ),
+    memory: async () => {
       // The second collection frees what finalizers of the first let go.
       gc();
-      void nextTurn().then(() => {
-        gc();
-        const { heapUsed, rss, external, arrayBuffers } = process.memoryUsage();
-        reply({
-          type: 'memory',
-          sample: { heapUsed, rss, external, arrayBuffers, openStreams: server.openStreams() },
-        });
-      });
-    }
-  });
+      await nextTurn();
+      gc();
+      const { heapUsed, rss, external, arrayBuffers } = process.memoryUsage();
+      return { heapUsed, rss, external, arrayBuffers, openStreams: server.openStreams() };
+    },
+  } satisfies { [Q in keyof Answers]: (question: Question) => Answers[Q] | Promise<Answers[Q]> };
+  const reply = (message: ChildMessage) => process.send?.(message);
+
+  process.on('message', async (question: Question) =>
+    reply({ id: question.id, answer: await answers[question.ask](question) }),
+  );
   process.once('disconnect', () => process.exit(0));
-  reply({ type: 'ready', url: server.url });
+  reply({ id: READY, answer: server.url });
 }

@@ -1,13 +1,15 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { logSink } from './log-sink.ts';
-import type {
-  ChildMessage,
-  ChildSettings,
-  CpuSample,
-  MemorySample,
-  ParentRequest,
+import {
+  READY,
+  type Answers,
+  type ChildMessage,
+  type CpuSample,
+  type MemorySample,
+  type Question,
 } from './child-ipc.ts';
+import { logSink } from './log-sink.ts';
 
 export const SERVER_KINDS = ['ours', 'bare', 'fastify'] as const;
 export type ServerKind = (typeof SERVER_KINDS)[number];
@@ -24,7 +26,9 @@ const SCRIPTS: Readonly<Record<ServerKind, URL>> = {
   fastify: new URL('./baselines/fastify-child.js', import.meta.url),
 };
 
-export interface StartOptions extends ChildSettings {
+export interface StartOptions {
+  /** `limits.maxItems`, the same for every server in one run. */
+  readonly maxItems: number;
   /** The core to run on, through `taskset`; any core when undefined. */
   readonly core?: number;
   /** Where `--cpu-prof` writes this child's profile, and its file name there. */
@@ -36,19 +40,13 @@ export interface ServerChild {
   readonly kind: ServerKind;
   readonly url: string;
   memory(): Promise<MemorySample>;
+  /** Memory once the server counts no open stream, asking again for up to `limitMs`. */
+  settledMemory(limitMs: number): Promise<MemorySample>;
   cpu(): Promise<CpuSample>;
   /** Creates `count` items straight in the server's list, bypassing HTTP; returns their ids. */
   seed(count: number): Promise<readonly string[]>;
   /** Lets the child exit by itself (so a CPU profile gets written), killing it after 5 s. */
   stop(): Promise<void>;
-}
-
-type Reply<T extends ChildMessage['type']> = Extract<ChildMessage, { type: T }>;
-
-interface Pending {
-  readonly type: ChildMessage['type'];
-  readonly resolve: (message: ChildMessage) => void;
-  readonly reject: (error: Error) => void;
 }
 
 const running = new Set<ChildProcess>();
@@ -59,21 +57,11 @@ export function killAllChildren(): void {
   running.clear();
 }
 
-function spawnChild(
-  kind: ServerKind,
-  { core, cpuProfile, ...settings }: StartOptions,
-): ChildProcess {
-  const nodeArgs = ['--expose-gc'];
-  if (cpuProfile) {
-    nodeArgs.push(
-      '--cpu-prof',
-      '--cpu-prof-dir',
-      cpuProfile.dir,
-      '--cpu-prof-name',
-      cpuProfile.name,
-    );
-  }
-  const args = [...nodeArgs, fileURLToPath(SCRIPTS[kind]), JSON.stringify(settings)];
+function spawnChild(kind: ServerKind, { maxItems, core, cpuProfile }: StartOptions): ChildProcess {
+  const profile = cpuProfile
+    ? ['--cpu-prof', '--cpu-prof-dir', cpuProfile.dir, '--cpu-prof-name', cpuProfile.name]
+    : [];
+  const args = ['--expose-gc', ...profile, fileURLToPath(SCRIPTS[kind]), String(maxItems)];
   // The child logs to stdout as in prod, and the harness reads it and drops it.
   const stdio: StdioOptions = ['ignore', logSink(), 'pipe', 'ipc'];
   return core === undefined
@@ -93,32 +81,35 @@ export async function startServerChild(
     stderr = (stderr + text).slice(-2000);
   });
 
-  let pending: Pending | undefined;
+  type Waiting = { resolve: (answer: unknown) => void; reject: (error: Error) => void };
+  const waiting = new Map<number, Waiting>();
   let failure: Error | undefined;
-  child.on('message', (message: ChildMessage) => {
-    if (pending?.type !== message.type) return;
-    const { resolve } = pending;
-    pending = undefined;
-    resolve(message);
-  });
   const fail = (error: Error) => {
     running.delete(child);
     failure ??= error;
-    pending?.reject(failure);
-    pending = undefined;
+    for (const { reject } of waiting.values()) reject(failure);
+    waiting.clear();
   };
   child.on('error', fail);
   child.on('exit', (code, signal) =>
     fail(new Error(`The ${kind} server child exited (${signal ?? code}).\n${stderr}`)),
   );
-
-  // One question at a time: the runner always waits for each answer.
-  const ask = <T extends ChildMessage['type']>(type: T, request?: ParentRequest) =>
-    new Promise<Reply<T>>((resolve, reject) => {
+  child.on('message', ({ id, answer }: ChildMessage) => {
+    waiting.get(id)?.resolve(answer);
+    waiting.delete(id);
+  });
+  const answerTo = <T>(id: number) =>
+    new Promise<T>((resolve, reject) => {
       if (failure) return reject(failure);
-      pending = { type, resolve: resolve as (message: ChildMessage) => void, reject };
-      if (request) child.send(request);
+      waiting.set(id, { resolve: resolve as (answer: unknown) => void, reject });
     });
+  let asked = 0;
+  const ask = <Q extends keyof Answers>(question: Q, count?: number) => {
+    const id = asked++;
+    const answer = answerTo<Answers[Q]>(id);
+    if (!failure) child.send({ id, ask: question, count } satisfies Question);
+    return answer;
+  };
 
   const stop = () =>
     new Promise<void>((resolve) => {
@@ -131,14 +122,23 @@ export async function startServerChild(
       failure ??= new Error(`The ${kind} server child was stopped.`);
       child.disconnect();
     });
+  const memory = () => ask('memory');
+  const settledMemory = async (limitMs: number) => {
+    let sample = await memory();
+    for (let waited = 0; sample.openStreams > 0 && waited < limitMs; waited += 100) {
+      await sleep(100);
+      sample = await memory();
+    }
+    return sample;
+  };
 
-  const { url } = await ask('ready');
   return {
     kind,
-    url,
-    memory: async () => (await ask('memory', { type: 'memory' })).sample,
-    cpu: async () => (await ask('cpu', { type: 'cpu' })).sample,
-    seed: async (count) => (await ask('seed', { type: 'seed', count })).ids,
+    url: await answerTo<string>(READY),
+    memory,
+    settledMemory,
+    cpu: () => ask('cpu'),
+    seed: (count) => ask('seed', count),
     stop,
   };
 }

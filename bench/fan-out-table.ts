@@ -1,6 +1,6 @@
 import { SERVER_NAMES, type ServerKind } from './children.ts';
 import type { FanOutResult, FanOutSettings } from './fan-out.ts';
-import { format, formatTable } from './table.ts';
+import { format, formatTable } from './format.ts';
 import { median, medianRatio } from './stats.ts';
 
 export interface FanOutRun {

@@ -1,10 +1,11 @@
-import { Agent, request } from 'node:http';
-import { sleep, withinSeconds } from './bounds.ts';
+import { Agent } from 'node:http';
+import { withinSeconds } from './bounds.ts';
+import { send } from './http-request.ts';
 import type { MemorySample } from './child-ipc.ts';
 import type { ServerChild } from './children.ts';
-import { NEW_ITEM } from './scenarios.ts';
+import { post } from './scenarios.ts';
 import { openCountingStream, type CountingStream } from './sse-client.ts';
-import { percentile } from './stats.ts';
+import { latencies, msAt, recordMs } from './latency.ts';
 
 export interface FanOutSettings {
   readonly streams: number;
@@ -58,6 +59,7 @@ export async function measureFanOut(
 
   const before = await server.memory();
   const url = new URL('/api/sse', server.url);
+  const port = Number(url.port);
   const clients: CountingStream[] = [];
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
@@ -74,15 +76,15 @@ export async function measureFanOut(
     }
 
     const delays: number[] = [];
-    const firsts: number[] = [];
+    const [first, last] = [latencies(), latencies()];
     const cpuBefore = await server.cpu();
     const clientBefore = process.cpuUsage();
     for (let count = 1; count <= total; count += 1) {
       const delivered = new Promise<number>((resolve) => (waiting = { count, resolve }));
       const sentAt = performance.now();
       const status = await withinSeconds(`change ${count}`, CHANGE_TIMEOUT_SECONDS, async () => {
-        const [answered] = await Promise.all([postItem(server.url, agent), delivered]);
-        return answered;
+        const [answered] = await Promise.all([send(agent, port, post), delivered]);
+        return answered.status;
       }).catch((error: unknown) => {
         const early = clients.filter((client) => client.endedEarly).length;
         const got = reached[count];
@@ -90,8 +92,10 @@ export async function measureFanOut(
       });
       if (status !== 201) throw new Error(`POST /api/todos answered ${status}`);
       if (count > warmUpChanges) {
-        delays.push((await delivered) - sentAt);
-        firsts.push(firstAt[count]! - sentAt);
+        const delay = (await delivered) - sentAt;
+        delays.push(delay);
+        recordMs(last, delay);
+        recordMs(first, firstAt[count]! - sentAt);
       }
     }
     const client = process.cpuUsage(clientBefore);
@@ -100,19 +104,15 @@ export async function measureFanOut(
     for (const client of clients) client.close();
     await Promise.all(clients.map((client) => client.closed));
     // The server hears of each close a moment later; give it up to 5 s to forget them all.
-    let closed = await server.memory();
-    for (let waited = 0; closed.openStreams > 0 && waited < 5000; waited += 250) {
-      await sleep(250);
-      closed = await server.memory();
-    }
+    const closed = await server.settledMemory(5000);
 
     const heapAndExternal = (sample: MemorySample) => sample.heapUsed + sample.external;
     const cpuMs = cpuAfter.userMs + cpuAfter.systemMs - cpuBefore.userMs - cpuBefore.systemMs;
     return {
-      firstP50Ms: percentile(firsts, 0.5),
-      firstP99Ms: percentile(firsts, 0.99),
-      delayP50Ms: percentile(delays, 0.5),
-      delayP99Ms: percentile(delays, 0.99),
+      firstP50Ms: msAt(first, 0.5),
+      firstP99Ms: msAt(first, 0.99),
+      delayP50Ms: msAt(last, 0.5),
+      delayP99Ms: msAt(last, 0.99),
       delayMaxMs: Math.max(...delays),
       delaysMs: delays.map((ms) => Math.round(ms * 100) / 100),
       heapExternalPerStream: (heapAndExternal(open) - heapAndExternal(before)) / streams,
@@ -126,22 +126,4 @@ export async function measureFanOut(
     agent.destroy();
     for (const client of clients) client.close();
   }
-}
-
-function postItem(base: string, agent: Agent): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const sent = request(
-      `${base}/api/todos`,
-      {
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', 'content-length': NEW_ITEM.length },
-      },
-      (response) => {
-        response.resume().on('end', () => resolve(response.statusCode ?? 0));
-      },
-    );
-    sent.on('error', reject);
-    sent.end(NEW_ITEM);
-  });
 }

@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import { withinSeconds } from './bounds.ts';
 import type { ServerChild } from './children.ts';
-import { percentile } from './stats.ts';
+import { latencies, msAt, recordMs } from './latency.ts';
 
 /** The requests of one scenario, and what a correct answer to them looks like. */
 export interface LoadPlan {
@@ -50,7 +50,8 @@ export async function applyLoad(
   if (maxRequests !== undefined && maxRequests < connections) {
     throw new Error(`Only ${maxRequests} requests are left to make; lower --duration.`);
   }
-  const latencies: number[] = [];
+  // autocannon's own histogram keeps whole milliseconds: too coarse for answers under 1 ms.
+  const latency = latencies();
   const serverBefore = await server.cpu();
   const clientBefore = process.cpuUsage();
   const instance = autocannon({
@@ -61,9 +62,9 @@ export async function applyLoad(
     requests: plan.requests,
     ...(maxRequests !== undefined && { maxOverallRequests: maxRequests }),
   });
-  instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => {
-    latencies.push(ms);
-  });
+  instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) =>
+    recordMs(latency, ms),
+  );
   const result = await withinSeconds('the load', seconds + 30, async () => instance).catch(
     (error: unknown) => {
       instance.stop();
@@ -77,13 +78,13 @@ export async function applyLoad(
     Object.entries(result.statusCodeStats).map(([status, { count }]) => [status, count]),
   );
   const unexpected = Object.keys(statuses).filter((status) => !plan.expect.includes(+status));
-  if (result.errors > 0 || unexpected.length > 0 || latencies.length === 0) {
+  if (result.errors > 0 || unexpected.length > 0 || latency.count === 0) {
     throw new Error(
       `expected only ${plan.expect.join('/')}; got statuses ${JSON.stringify(statuses)}, ` +
         `${result.errors} connection errors (${result.timeouts} timeouts)`,
     );
   }
-  const bytesPerResponse = result.throughput.total / latencies.length;
+  const bytesPerResponse = result.throughput.total / latency.count;
   if (plan.minBytes !== undefined && bytesPerResponse < plan.minBytes) {
     throw new Error(
       `answers of ${Math.round(bytesPerResponse)} bytes, fewer than ${plan.minBytes}`,
@@ -94,15 +95,15 @@ export async function applyLoad(
   const serverMs =
     serverAfter.userMs + serverAfter.systemMs - serverBefore.userMs - serverBefore.systemMs;
   return {
-    requests: latencies.length,
+    requests: latency.count,
     seconds: result.duration,
-    requestsPerSecond: latencies.length / result.duration,
-    latencyP50Ms: percentile(latencies, 0.5),
-    latencyP99Ms: percentile(latencies, 0.99),
-    latencyMeanMs: latencies.reduce((sum, ms) => sum + ms, 0) / latencies.length,
+    requestsPerSecond: latency.count / result.duration,
+    latencyP50Ms: msAt(latency, 0.5),
+    latencyP99Ms: msAt(latency, 0.99),
+    latencyMeanMs: latency.mean / 1000,
     bytesPerResponse,
     statuses,
-    serverCpuUsPerRequest: (serverMs * 1000) / latencies.length,
+    serverCpuUsPerRequest: (serverMs * 1000) / latency.count,
     serverBusyPercent: (100 * serverMs) / wallMs,
     clientBusyPercent: (100 * (client.user + client.system)) / 1000 / wallMs,
     endedEarly: result.duration < seconds - 0.2,

@@ -1,22 +1,15 @@
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { killAllChildren, SERVER_NAMES } from './children.ts';
-import { fanOutTable, summariseFanOut } from './fan-out-table.ts';
+import { killAllChildren } from './children.ts';
 import { launcher, type Harness } from './harness.ts';
 import { stopLogSink } from './log-sink.ts';
 import { readOptions, USAGE, type BenchOptions } from './options.ts';
 import { pinLoadToOneCore } from './pinning.ts';
-import { topSelfTime } from './profile-summary.ts';
+import { profileSummaries } from './profile-summary.ts';
 import { Progress } from './progress.ts';
+import { reportText, summarise } from './report.ts';
 import { describeMachine, PROFILES_DIR, writeResults } from './results.ts';
-import { scalingTables, summariseScaling } from './scaling-table.ts';
-import { FAN_OUT, fanOutKinds, planRun, runSections } from './sections.ts';
-import { checkTargets, targetsTable } from './targets.ts';
-import { busyNote, cpuTable, summariseThroughput, throughputTable } from './throughput-table.ts';
-
-const CONNECTIONS = 50;
-/** Raised from prod's 10,000 for all three servers alike, so POST and the DELETE pool fit. */
-const MAX_ITEMS = 1_000_000;
+import { CONNECTIONS, FAN_OUT, MAX_ITEMS, planRun, runSections } from './sections.ts';
 
 let options: BenchOptions | 'help';
 try {
@@ -70,61 +63,11 @@ try {
 }
 stopEverything();
 
-const { sections, servers, scenarios, rounds, seconds, warmUpSeconds } = options;
-const throughput = summariseThroughput(runs.throughput, scenarios, servers);
-const fanOut = summariseFanOut(runs.fanOut, fanOutKinds(servers));
-const scaling = sections.includes('scaling')
-  ? summariseScaling(runs.scaling, runs.itemMemory)
-  : undefined;
-const targets = checkTargets(sections.includes('throughput') ? throughput : [], fanOut, scaling);
-
-const placement = pinning
-  ? `each server on core ${pinning.serverCore} and the load on core ${pinning.loadCore} (taskset)`
-  : 'servers and load unpinned';
-const parts = [
-  `npm run bench, ${startedAt.toISOString()}: ${machine.cpuModel} × ${machine.cpus}, ` +
-    `Node ${machine.node}, Fastify ${machine.fastify}, autocannon ${machine.autocannon}; ` +
-    `load average at the start ${machine.loadAverage.join(' ')}.\n` +
-    `Loopback, ${placement}; medians of ${rounds} round(s), ratios the median of each round's ratio. ` +
-    `Ours: the Node host (startNodeServer), prod profile, a JSON log line per request to stdout, ` +
-    `read and dropped by the harness; the baselines do not log. limits.maxItems is ` +
-    `${MAX_ITEMS.toLocaleString('en-US')} for all three servers (prod: 10,000), so POST and the DELETE pool fit.`,
-];
-if (sections.includes('throughput')) {
-  parts.push(
-    `Throughput: autocannon, ${CONNECTIONS} connections, ${seconds} s per run after ${warmUpSeconds} s ` +
-      `of warm-up, a fresh server per run, servers taking turns (${servers.map((kind) => SERVER_NAMES[kind]).join(', ')}). ` +
-      `Lists are filled straight in each server's store, not over HTTP; DELETE removes a different ` +
-      `one of a pool of such items each request.`,
-    throughputTable(throughput, servers),
-    busyNote(runs.throughput, servers),
-    cpuTable(throughput, servers),
-  );
-}
-if (sections.includes('fan-out')) {
-  parts.push(
-    `Fan-out: ${FAN_OUT.streams} open GET /api/sse streams; ${FAN_OUT.changes} POSTs (after ` +
-      `${FAN_OUT.warmUpChanges} untimed), one at a time: each is sent once every stream has the ` +
-      `previous event, and timed from being sent to the last stream receiving its event. ` +
-      `Memory after GC, before and with the streams open.`,
-    fanOutTable(fanOut, fanOutKinds(servers), FAN_OUT),
-  );
-}
-if (scaling) {
-  parts.push(
-    `Scaling, ours only: a fresh server for each list size, warmed up with every operation in turn, ` +
-      `then each measured alone. DELETE at N items runs as a POST and then a DELETE of that item on ` +
-      `each connection, so the list stays at N (+ at most ${CONNECTIONS}).`,
-    scalingTables(scaling),
-  );
-}
-parts.push(targetsTable(targets));
-if (runs.oursDiffers.length > 0) {
-  parts.push(`Ours differs from the contract here:\n  ${runs.oursDiffers.join('\n  ')}`);
-}
-const text = parts.join('\n\n');
+const tables = summarise(runs, options);
+const text = reportText(tables, runs, { startedAt, machine, pinning, options });
 console.log(text);
 
+const { sections, servers, scenarios, rounds, seconds, warmUpSeconds } = options;
 const file = writeResults(startedAt, {
   startedAt: startedAt.toISOString(),
   finishedAt: new Date().toISOString(),
@@ -142,22 +85,9 @@ const file = writeResults(startedAt, {
     fanOut: FAN_OUT,
     cpuProfile: options.cpuProfile,
   },
-  tables: { throughput, fanOut, scaling, targets },
+  tables,
   text,
   runs,
 });
 console.log(`\nAll runs and settings: ${relative(process.cwd(), file)}`);
-
-if (profileDir) {
-  // The check's profile is mostly start-up: leave it out.
-  const profiles = readdirSync(profileDir).filter(
-    (name) => name.startsWith('ours-') && !name.startsWith('ours-check'),
-  );
-  const groups = new Map<string, string[]>();
-  for (const name of profiles) {
-    const group = name.replace(/-r\d+\.cpuprofile$/, '').replace(/\.cpuprofile$/, '');
-    groups.set(group, [...(groups.get(group) ?? []), join(profileDir, name)]);
-  }
-  console.log(`\nCPU profiles in ${relative(process.cwd(), profileDir)}; ours, by what it served:`);
-  for (const files of groups.values()) console.log(`\n${topSelfTime(files)}`);
-}
+if (profileDir) console.log(profileSummaries(profileDir));

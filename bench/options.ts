@@ -26,13 +26,20 @@ export const USAGE = `npm run bench [-- options]
   --cpu-prof       a CPU profile of every server child into bench/results/profiles/
   --no-pin         do not pin the servers to core 1 and the load to core 0`;
 
-const wholeNumber = (text: string, name: string, min: number, max: number) => {
+/** The number `text` gives `--name`, from `min` to `max`; throws, naming the option, if not. */
+export function numberOption(text: string, name: string, min: number, max: number, whole = false) {
   const value = Number(text);
-  if (!Number.isFinite(value) || value < min || value > max) {
-    throw new Error(`--${name} takes a number from ${min} to ${max}, not "${text}".`);
+  if (
+    !Number.isFinite(value) ||
+    value < min ||
+    value > max ||
+    (whole && !Number.isInteger(value))
+  ) {
+    const kind = whole ? 'a whole number' : 'a number';
+    throw new Error(`--${name} takes ${kind} from ${min} to ${max}, not "${text}".`);
   }
   return value;
-};
+}
 
 const list = (text: string | undefined) =>
   text === undefined
@@ -76,9 +83,9 @@ export function readOptions(args: readonly string[]): BenchOptions | 'help' {
   if (wrong.length > 0) throw new Error(`--servers does not know ${wrong.join(', ')}.`);
 
   return {
-    rounds: Math.round(wholeNumber(values.rounds, 'rounds', 1, 20)),
-    seconds: wholeNumber(values.duration, 'duration', 1, 60),
-    warmUpSeconds: wholeNumber(values.warmup, 'warmup', 0, 30),
+    rounds: Math.round(numberOption(values.rounds, 'rounds', 1, 20)),
+    seconds: numberOption(values.duration, 'duration', 1, 60),
+    warmUpSeconds: numberOption(values.warmup, 'warmup', 0, 30),
     sections,
     scenarios: scenarios.length > 0 && !only.includes('throughput') ? scenarios : SCENARIOS,
     servers: SERVER_KINDS.filter(

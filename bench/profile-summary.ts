@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
-import { format, formatTable } from './table.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { format, formatTable } from './format.ts';
 
 interface ProfileNode {
   readonly id: number;
@@ -26,7 +26,7 @@ const where = ({ functionName, url, lineNumber }: ProfileNode['callFrame']) => {
 };
 
 /** The functions with the most self time over all of `files`, as a table. */
-export function topSelfTime(files: readonly string[], count = 10): string {
+function topSelfTime(files: readonly string[], count = 10): string {
   const selfMs = new Map<string, number>();
   let totalMs = 0;
   for (const file of files) {
@@ -50,4 +50,18 @@ export function topSelfTime(files: readonly string[], count = 10): string {
     ],
     top.map(([name, ms]) => [name, format.fixed(0)(ms), format.fixed(1)((100 * ms) / totalMs)]),
   );
+}
+
+/** Ours' profiles in `dir`, a table for each thing it served, over all the rounds. */
+export function profileSummaries(dir: string): string {
+  const groups = new Map<string, string[]>();
+  for (const name of readdirSync(dir).filter((name) => name.startsWith('ours-'))) {
+    const group = name.replace(/-r\d+\.cpuprofile$/, '').replace(/\.cpuprofile$/, '');
+    groups.set(group, [...(groups.get(group) ?? []), join(dir, name)]);
+  }
+  const tables = [...groups.values()].map((files) => topSelfTime(files));
+  return [
+    `\nCPU profiles in ${relative(process.cwd(), dir)}; ours, by what it served:`,
+    ...tables,
+  ].join('\n\n');
 }

@@ -1,4 +1,4 @@
-import { format, formatTable } from './table.ts';
+import { format, formatTable } from './format.ts';
 import {
   ITEM_SIZES,
   LIST_SIZES,

@@ -10,7 +10,7 @@ export interface Scenario {
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
-export const NEW_ITEM = JSON.stringify({ title: 'Water the plants', completed: false });
+const NEW_ITEM = JSON.stringify({ title: 'Water the plants', completed: false });
 const REPLACEMENT = JSON.stringify({ title: 'Water the plants', completed: true });
 /** No server here answers DELETE faster than this; the pool is made for it. */
 const MAX_DELETES_PER_SECOND = 40_000;

@@ -1,6 +1,6 @@
 import type { FanOutRow } from './fan-out-table.ts';
 import type { ScalingSummary } from './scaling-table.ts';
-import { format, formatTable } from './table.ts';
+import { format, formatTable } from './format.ts';
 import { notServerBound, type ThroughputRow } from './throughput-table.ts';
 
 /** One of the targets, checked against this run's figures. */

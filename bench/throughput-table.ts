@@ -1,5 +1,5 @@
 import { SERVER_NAMES, type ServerKind } from './children.ts';
-import { format, formatTable } from './table.ts';
+import { format, formatTable } from './format.ts';
 import type { Scenario } from './scenarios.ts';
 import { median, medianRatio } from './stats.ts';
 import type { ThroughputRun } from './throughput.ts';
@@ -67,7 +67,7 @@ export function summariseThroughput(
 const figures = (row: ThroughputRow, kind: ServerKind) => row.servers[kind];
 
 /** Below this share of its core a server was not the limit: the load generator was. */
-export const SATURATED_PERCENT = 80;
+const SATURATED_PERCENT = 80;
 
 /** Whether ours or `other` used less than SATURATED_PERCENT of its core in this scenario. */
 export function notServerBound(row: ThroughputRow, other: ServerKind): boolean {

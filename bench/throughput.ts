@@ -16,7 +16,7 @@ export interface ThroughputRun {
  * Warms `plan` up on `server`, then measures it: the warm-up's requests come out of
  * `plan.maxRequests`, with one in flight per connection counted as spent.
  */
-export async function warmThenMeasure(
+async function warmThenMeasure(
   harness: Harness,
   server: ServerChild,
   plan: LoadPlan,

@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
-import { childSettings, serveParent } from '../child-ipc.ts';
+import { childMaxItems, serveParent } from '../child-ipc.ts';
 import { createBareServer } from './bare-server.ts';
 
-const { server, list, openStreams } = createBareServer(childSettings().maxItems);
+const { server, list, openStreams } = createBareServer(childMaxItems());
 server.listen(0, '127.0.0.1', () => {
   const { port } = server.address() as AddressInfo;
   serveParent({

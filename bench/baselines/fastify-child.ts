@@ -1,7 +1,7 @@
-import { childSettings, serveParent } from '../child-ipc.ts';
+import { childMaxItems, serveParent } from '../child-ipc.ts';
 import { buildFastify } from './fastify-server.ts';
 
-const { app, list } = buildFastify(childSettings().maxItems);
+const { app, list } = buildFastify(childMaxItems());
 const url = await app.listen({ host: '127.0.0.1', port: 0 });
 serveParent({
   url,

@@ -1,27 +1,7 @@
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import * as rules from './api-rules.ts';
+import { CREATE_BODY, ITEM_SCHEMA, NOTHING, REPLACE_BODY } from './fastify-schemas.ts';
 import { TodoList } from './todo-list.ts';
-
-const TITLE = { type: 'string', pattern: '\\S', maxLength: rules.MAX_TITLE_LENGTH } as const;
-const ITEM_SCHEMA = {
-  type: 'object',
-  properties: { id: { type: 'string' }, title: { type: 'string' }, completed: { type: 'boolean' } },
-  required: ['id', 'title', 'completed'],
-  additionalProperties: false,
-} as const;
-const NOTHING = { type: 'null' } as const;
-const CREATE_BODY = {
-  type: 'object',
-  properties: { title: TITLE, completed: { type: 'boolean', default: false } },
-  required: ['title'],
-  additionalProperties: false,
-} as const;
-const REPLACE_BODY = {
-  type: 'object',
-  properties: { id: { type: 'string' }, title: TITLE, completed: { type: 'boolean' } },
-  required: ['title', 'completed'],
-  additionalProperties: false,
-} as const;
 
 interface TodoBody {
   readonly id?: string;

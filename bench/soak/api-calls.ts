@@ -1,5 +1,5 @@
 import { parseEtag } from './event-ids.ts';
-import type { Answer, Ask } from './http-request.ts';
+import type { Answer, Ask } from '../http-request.ts';
 import type { ChangeType } from './ledger.ts';
 import { between } from './random.ts';
 

@@ -2,7 +2,7 @@ import { Agent } from 'node:http';
 import * as calls from './api-calls.ts';
 import { mistake } from './api-mistakes.ts';
 import type { Failures } from './failures.ts';
-import { RequestFailed, send } from './http-request.ts';
+import { RequestFailed, send } from '../http-request.ts';
 import type { Ledger } from './ledger.ts';
 import { weighted } from './random.ts';
 import type { ApiTally } from './tally.ts';

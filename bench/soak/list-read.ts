@@ -1,6 +1,6 @@
 import { Agent } from 'node:http';
 import { parseEtag } from './event-ids.ts';
-import { send } from './http-request.ts';
+import { send } from '../http-request.ts';
 
 export interface ListRead {
   /** The run and seq of the list's version, from its ETag. */

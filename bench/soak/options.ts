@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { numberOption } from '../options.ts';
 
 export interface SoakOptions {
   /** Traffic time, warm-up included; the run ends a few seconds after it. */
@@ -9,34 +10,22 @@ export interface SoakOptions {
   readonly clients: number;
 }
 
-const RANGES: Readonly<Record<keyof SoakOptions, readonly [number, number]>> = {
-  seconds: [10, 3600],
-  connections: [1, 500],
-  clients: [0, 2000],
-};
+export const SOAK_USAGE =
+  'Usage: npm run soak -- [--seconds 60] [--connections 50] [--clients 200]';
 
-/** The command line's options, or a message saying which one is wrong. */
-export function parseSoakOptions(args: readonly string[]): SoakOptions | { error: string } {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      options: {
-        seconds: { type: 'string', default: '60' },
-        connections: { type: 'string', default: '50' },
-        clients: { type: 'string', default: '200' },
-      },
-    }));
-  } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
-  }
-  const options: Record<string, number> = {};
-  for (const [name, [low, high]] of Object.entries(RANGES)) {
-    const value = Number(values[name as keyof SoakOptions]);
-    if (!Number.isInteger(value) || value < low || value > high) {
-      return { error: `--${name} takes a whole number from ${low} to ${high}.` };
-    }
-    options[name] = value;
-  }
-  return options as unknown as SoakOptions;
+/** Reads the command line; throws with a message naming the option that is wrong. */
+export function readSoakOptions(args: readonly string[]): SoakOptions {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      seconds: { type: 'string', default: '60' },
+      connections: { type: 'string', default: '50' },
+      clients: { type: 'string', default: '200' },
+    },
+  });
+  return {
+    seconds: numberOption(values.seconds, 'seconds', 10, 3600, true),
+    connections: numberOption(values.connections, 'connections', 1, 500, true),
+    clients: numberOption(values.clients, 'clients', 0, 2000, true),
+  };
 }

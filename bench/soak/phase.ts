@@ -1,9 +1,9 @@
-import { sleep, withinSeconds } from '../bounds.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { withinSeconds } from '../bounds.ts';
 import { ApiTraffic } from './api-traffic.ts';
-import type { FinalList } from './event-client.ts';
-import { EventClients } from './event-clients.ts';
+import { ChurningClients } from './churning-clients.ts';
 import type { Failures } from './failures.ts';
-import { readList } from './list-read.ts';
+import { readList, type ListRead } from './list-read.ts';
 import type { Ledger } from './ledger.ts';
 import { ApiTally, EventTally } from './tally.ts';
 
@@ -24,7 +24,7 @@ export interface PhaseResult {
   readonly seconds: number;
   /** From the first client connecting to the last leaving. */
   readonly clientSeconds: number;
-  readonly final: FinalList;
+  readonly final: ListRead;
 }
 
 /** Each step's limit: far above what it takes, so only a hung service reaches one. */
@@ -51,7 +51,7 @@ export async function runPhase(
   const api = new ApiTally();
   const events = new EventTally();
   show(api, events);
-  const clients = new EventClients({ ...deps, tally: events }, deps.clients);
+  const clients = new ChurningClients({ ...deps, tally: events }, deps.clients);
   const clientsStarted = performance.now();
   clients.start();
   await withinSeconds(`${label}: connecting the event clients`, STEP_LIMIT_SECONDS, () =>

@@ -1,7 +1,8 @@
-import { endProgress, progress } from './status-line.ts';
+import type { MemorySample } from '../child-ipc.ts';
+import type { ServerChild } from '../children.ts';
+import { format } from '../format.ts';
+import { StatusLine } from '../status-line.ts';
 import type { Failures } from './failures.ts';
-import { count, mib, seconds } from './format.ts';
-import type { ServiceProbe } from './service-probe.ts';
 import type { ApiTally, EventTally } from './tally.ts';
 
 /** What the line shows: the tallies of the phase running now. */
@@ -15,27 +16,22 @@ export interface Watched {
 const HEAP_EVERY_MS = 10_000;
 
 /**
- * The live status line on stderr: rewritten every second on a terminal, and a new line every
- * five seconds otherwise, so a CI log stays short. Also samples the heap every ten seconds.
+ * The soak's status line, a new line every five seconds in a log; it also samples the
+ * service's heap every ten seconds while traffic runs.
  */
 export class ProgressLine {
   readonly #started = performance.now();
-  readonly #timers: NodeJS.Timeout[];
-  readonly #totalSeconds: number;
-  readonly #failures: Failures;
-  readonly #probe: ServiceProbe;
+  readonly #line = new StatusLine(() => this.#text(), 5000);
+  readonly #heapTimer = setInterval(() => void this.#sampleHeap(), HEAP_EVERY_MS);
   readonly #heapTrend: number[] = [];
+  #lastMemory: MemorySample | undefined;
   watched: Watched | undefined;
 
-  constructor(totalSeconds: number, failures: Failures, probe: ServiceProbe) {
-    this.#totalSeconds = totalSeconds;
-    this.#failures = failures;
-    this.#probe = probe;
-    this.#timers = [
-      setInterval(() => this.#show(), process.stderr.isTTY ? 1000 : 5000),
-      setInterval(() => void this.#sampleHeap(), HEAP_EVERY_MS),
-    ];
-  }
+  constructor(
+    private readonly totalSeconds: number,
+    private readonly failures: Failures,
+    private readonly server: ServerChild,
+  ) {}
 
   /** The heap samples taken while traffic ran, oldest first. */
   get heapTrend(): readonly number[] {
@@ -43,33 +39,32 @@ export class ProgressLine {
   }
 
   stop(): void {
-    for (const timer of this.#timers) clearInterval(timer);
-    endProgress();
+    clearInterval(this.#heapTimer);
+    this.#line.end();
   }
 
   async #sampleHeap(): Promise<void> {
     if (this.watched === undefined) return;
-    const sample = await this.#probe.memory().catch(() => undefined);
-    if (sample !== undefined) this.#heapTrend.push(sample.heapUsed);
+    const sample = await this.server.memory().catch(() => undefined);
+    if (sample === undefined) return;
+    this.#lastMemory = sample;
+    this.#heapTrend.push(sample.heapUsed);
   }
 
-  #show(): void {
-    const watched = this.watched;
-    if (watched === undefined) return;
-    const { api, events } = watched;
+  #text(): string | undefined {
+    if (this.watched === undefined) return undefined;
+    const { phase, api, events } = this.watched;
     const elapsed = (performance.now() - this.#started) / 1000;
-    const heap = this.#probe.lastMemory;
-    progress(
-      [
-        `soak ${seconds(elapsed)} of ${this.#totalSeconds} s (${watched.phase})`,
-        `requests ${count(api.requests)}`,
-        `5xx ${this.#failures.count('5xx')}`,
-        `resets ${this.#failures.count('connection reset')}`,
-        `events ${count(events.changes)}`,
-        `clients ${events.open} open`,
-        `heap ${heap === undefined ? '…' : mib(heap.heapUsed)}`,
-        `failures ${this.#failures.total}`,
-      ].join(' | '),
-    );
+    const heap = this.#lastMemory;
+    return [
+      `soak ${format.seconds(elapsed)} of ${this.totalSeconds} s (${phase})`,
+      `requests ${format.count(api.requests)}`,
+      `5xx ${this.failures.count('5xx')}`,
+      `resets ${this.failures.count('connection reset')}`,
+      `events ${format.count(events.changes)}`,
+      `clients ${events.open} open`,
+      `heap ${heap === undefined ? '…' : format.mib(heap.heapUsed)}`,
+      `failures ${this.failures.total}`,
+    ].join(' | ');
   }
 }

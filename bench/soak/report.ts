@@ -1,7 +1,8 @@
 import { cpus, loadavg } from 'node:os';
 import type { MemorySample } from '../child-ipc.ts';
+import { format, formatTable } from '../format.ts';
+import { maxMs, msAt } from '../latency.ts';
 import type { Failures } from './failures.ts';
-import { count, mib, ms, seconds, signedMib } from './format.ts';
 import type { SoakOptions } from './options.ts';
 import type { PhaseResult } from './phase.ts';
 
@@ -20,10 +21,38 @@ export interface SoakFigures {
 }
 
 const KIND_ORDER = ['list', 'get', 'create', 'update', 'update (If-Match)', 'delete'];
+/** Known kinds in KIND_ORDER, the client's mistakes after them. */
+const rank = (kind: string) =>
+  KIND_ORDER.includes(kind) ? KIND_ORDER.indexOf(kind) : KIND_ORDER.length;
+const row = (label: string, text: string) => `${label.padEnd(18)} ${text}`;
+const { count, mib, ms, seconds, signedMib } = format;
+
+export const loadNow = () => loadavg()[0]!;
+
+/** Requests served by kind, with their latencies, and all of them together. */
+function kindsTable({ api }: PhaseResult): string {
+  const kinds = [...api.byKind.keys()].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  const rows = [...kinds.map((kind) => [kind, api.byKind.get(kind)!] as const)];
+  rows.push(['all', api.all()]);
+  return formatTable(
+    ['kind', 'count', 'p50', 'p99', 'max'],
+    rows.map(([kind, histogram]) => [
+      kind,
+      count(histogram.count),
+      ms(msAt(histogram, 0.5)),
+      ms(msAt(histogram, 0.99)),
+      ms(maxMs(histogram)),
+    ]),
+  );
+}
 
 /** The figures, as plain lines for a terminal or a CI log. */
 export function formatReport(figures: SoakFigures): string {
-  const { options, warmUp, measured, heap, failures } = figures;
+  const { options, warmUp, measured, heap, heapBound, heapTrend, busy, load } = figures;
+  const phase = measured ?? warmUp;
+  const { events } = phase;
+  const all = phase.api.all();
+  const after = heap.after;
   const lines = [
     `npm run soak: the Node host (prod settings, prod logging) on 127.0.0.1; ` +
       `${options.connections} keep-alive API connections, ${options.clients} event clients ` +
@@ -35,27 +64,9 @@ export function formatReport(figures: SoakFigures): string {
         `${seconds(warmUp.seconds)} warm-up (${count(warmUp.api.requests)} requests), then ` +
         (measured ? `${seconds(measured.seconds)} measured (figures below)` : 'stopped'),
     ),
-  ];
-  const phase = measured ?? warmUp;
-  const all = phase.api.all();
-  lines.push(
     row('requests served', `${count(all.count)} (${count(all.count / phase.seconds)}/s)`),
-    `  ${'kind'.padEnd(20)} ${'count'.padStart(10)} ${'p50'.padStart(9)} ${'p99'.padStart(9)} ${'max'.padStart(9)}`,
-  );
-  const kinds = [...phase.api.byKind.keys()].sort(
-    (a, b) => rank(a) - rank(b) || a.localeCompare(b),
-  );
-  for (const kind of [...kinds, 'all']) {
-    const histogram = kind === 'all' ? all : phase.api.byKind.get(kind)!;
-    lines.push(
-      `  ${kind.padEnd(20)} ${count(histogram.count).padStart(10)} ` +
-        `${ms(histogram.percentileMs(0.5)).padStart(9)} ${ms(histogram.percentileMs(0.99)).padStart(9)} ` +
-        `${ms(histogram.maxMs).padStart(9)}`,
-    );
-  }
-  const { events } = phase;
-  lines.push(
-    row('p99 latency', ms(all.percentileMs(0.99))),
+    kindsTable(phase),
+    row('p99 latency', ms(msAt(all, 0.99))),
     row(
       'events delivered',
       `${count(events.changes)} change events (${count(events.changes / phase.seconds)}/s) ` +
@@ -72,41 +83,37 @@ export function formatReport(figures: SoakFigures): string {
     ),
     row(
       '  stream answered',
-      `p50 ${ms(events.answerMs.percentileMs(0.5))}, p99 ${ms(events.answerMs.percentileMs(0.99))} ` +
+      `p50 ${ms(msAt(events.answerMs, 0.5))}, p99 ${ms(msAt(events.answerMs, 0.99))} ` +
         `after it was asked for`,
     ),
-  );
-  const after = heap.after;
-  lines.push(
     row(
       'heap after GC',
       `before ${mib(heap.before.heapUsed)}, after ${after ? mib(after.heapUsed) : '—'}` +
         (after ? `: ${signedMib(after.heapUsed - heap.before.heapUsed)}` : '') +
-        ` (bound ${signedMib(figures.heapBound)})`,
+        ` (bound ${signedMib(heapBound)})`,
     ),
-  );
+  ];
   if (measured) {
-    const { api: measuredApi, events: measuredEvents } = measured;
     const perOne = (things: number) => {
-      const bytes = figures.heapBound / Math.max(1, things);
+      const bytes = heapBound / Math.max(1, things);
       return bytes < 10 ? bytes.toFixed(2) : count(bytes);
     };
     lines.push(
       row(
         '  the bound',
-        `crossed by a leak of ${perOne(measuredApi.requests)} B a request, ` +
-          `${perOne(measuredEvents.changes)} B an event delivered or ` +
-          `${perOne(measuredEvents.connected)} B a stream, over this run`,
+        `crossed by a leak of ${perOne(measured.api.requests)} B a request, ` +
+          `${perOne(measured.events.changes)} B an event delivered or ` +
+          `${perOne(measured.events.connected)} B a stream, over this run`,
       ),
     );
   }
-  if (figures.heapTrend.length > 0) {
-    const trend = figures.heapTrend;
+  if (heapTrend.length > 0) {
     lines.push(
       row(
         '  while running',
-        `${mib(Math.min(...trend))} to ${mib(Math.max(...trend))} over ${trend.length} samples ` +
-          `(every 10 s, with ${options.clients} event clients coming and going)`,
+        `${mib(Math.min(...heapTrend))} to ${mib(Math.max(...heapTrend))} over ` +
+          `${heapTrend.length} samples (every 10 s, with ${options.clients} event clients ` +
+          `coming and going)`,
       ),
     );
   }
@@ -119,30 +126,19 @@ export function formatReport(figures: SoakFigures): string {
       ),
     );
   }
-  lines.push(row('open streams', `${figures.openStreamsAtEnd ?? '—'} at the end`));
-  const { busy, load } = figures;
+  const shareOfCore = busy
+    ? `service ${Math.round(busy.service * 100)}% of a core, soak ${Math.round(busy.soak * 100)}%; `
+    : '';
+  const passed = figures.failures.total === 0;
   lines.push(
+    row('open streams', `${figures.openStreamsAtEnd ?? '—'} at the end`),
     row(
       'load',
-      (busy
-        ? `service ${Math.round(busy.service * 100)}% of a core, soak ${Math.round(busy.soak * 100)}%; `
-        : '') +
-        `1-min load average ${load.start.toFixed(2)} → ${load.end.toFixed(2)} on ${cpus().length} CPUs`,
+      `${shareOfCore}1-min load average ${load.start.toFixed(2)} → ${load.end.toFixed(2)} ` +
+        `on ${cpus().length} CPUs`,
     ),
+    row('result', passed ? 'PASS' : 'FAIL'),
+    ...(passed ? [] : figures.failures.describe().map((line) => `  ${line}`)),
   );
-  const passed = failures.total === 0;
-  lines.push(row('result', passed ? 'PASS' : 'FAIL'));
-  if (!passed) lines.push(...failures.describe().map((line) => `  ${line}`));
   return lines.join('\n');
-}
-
-export const loadNow = () => loadavg()[0]!;
-
-function row(label: string, text: string): string {
-  return `${label.padEnd(18)} ${text}`;
-}
-
-function rank(kind: string): number {
-  const index = KIND_ORDER.indexOf(kind);
-  return index === -1 ? KIND_ORDER.length : index;
 }

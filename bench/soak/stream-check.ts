@@ -1,7 +1,8 @@
+import type { EventSourceMessage } from 'eventsource-parser';
 import type { Failures } from './failures.ts';
 import { parseEventId } from './event-ids.ts';
 import type { Ledger } from './ledger.ts';
-import type { SseEvent } from './sse-parser.ts';
+import type { ListRead } from './list-read.ts';
 import type { EventTally } from './tally.ts';
 
 /** How a stream was asked for, and so what it must open with. */
@@ -45,15 +46,24 @@ export class StreamCheck {
     return this.#lastSeq;
   }
 
-  get items(): ReadonlySet<string> | undefined {
-    return this.#items;
+  /** Once caught up with the list `final`, the events must have replayed into that list. */
+  endsAt(final: ListRead): void {
+    const items = this.#items;
+    if (items === undefined) return;
+    if (items.size === final.ids.size && [...items].every((id) => final.ids.has(id))) return;
+    this.#deps.failures.add(
+      'wrong event',
+      `${this.#name}: its events replay into a list of ${items.size} items, ` +
+        `not the service's ${final.ids.size}`,
+    );
   }
 
   begin(opening: Opening): void {
     this.#expect = opening;
   }
 
-  onEvent({ id, type, data }: SseEvent): void {
+  /** An event as the stream framed it: eventsource-parser gives each event its own id only. */
+  onEvent({ id, event: type = 'message', data }: EventSourceMessage): void {
     const parsed = id === undefined ? undefined : parseEventId(id);
     if (parsed?.run !== this.#deps.run) {
       return this.#fail('wrong event', `an event whose id is ${id ?? 'missing'}`);

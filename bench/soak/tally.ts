@@ -1,4 +1,4 @@
-import { LatencyHistogram } from './latency.ts';
+import { latencies, recordMs, type Latencies } from '../latency.ts';
 
 /** What the event clients saw, counted as it happens. */
 export class EventTally {
@@ -21,12 +21,12 @@ export class EventTally {
   /** Streams the service ended itself (it drops a client more than 1 MiB behind). */
   endedByServer = 0;
   /** From asking for a stream to its answer's headers. */
-  readonly answerMs = new LatencyHistogram();
+  readonly answerMs = latencies();
 }
 
 /** Requests made, by kind, with their latencies. */
 export class ApiTally {
-  readonly byKind = new Map<string, LatencyHistogram>();
+  readonly byKind = new Map<string, Latencies>();
   /** Creates, updates and deletes that succeeded: each must have made exactly one event. */
   changes = 0;
 
@@ -38,12 +38,12 @@ export class ApiTally {
 
   record(kind: string, ms: number): void {
     let histogram = this.byKind.get(kind);
-    if (histogram === undefined) this.byKind.set(kind, (histogram = new LatencyHistogram()));
-    histogram.record(ms);
+    if (histogram === undefined) this.byKind.set(kind, (histogram = latencies()));
+    recordMs(histogram, ms);
   }
 
-  all(): LatencyHistogram {
-    const all = new LatencyHistogram();
+  all(): Latencies {
+    const all = latencies();
     for (const histogram of this.byKind.values()) all.add(histogram);
     return all;
   }

@@ -1,12 +1,13 @@
-import { sleep } from '../bounds.ts';
-import { EventClient, type ClientDeps, type FinalList } from './event-client.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ChurningClient, type ClientDeps } from './churning-client.ts';
+import type { ListRead } from './list-read.ts';
 
 /** Once the traffic stops, a connected client has this long to get the last change. */
 const CATCH_UP_MS = 10_000;
 
 /** The event clients, all coming and going at once. */
-export class EventClients {
-  readonly #clients: EventClient[];
+export class ChurningClients {
+  readonly #clients: ChurningClient[];
   readonly #deps: ClientDeps;
   #running: Promise<void[]> | undefined;
 
@@ -15,7 +16,7 @@ export class EventClients {
     // The first stays connected throughout, so every change has at least one receiver.
     this.#clients = Array.from(
       { length: count },
-      (_, index) => new EventClient(deps, index + 1, index === 0),
+      (_, index) => new ChurningClient(deps, index + 1, index === 0),
     );
   }
 
@@ -41,7 +42,7 @@ export class EventClients {
    * Each client still connected must get every change up to `final` and then leave;
    * one that has not within the catch-up time missed events.
    */
-  async finish(final: FinalList): Promise<void> {
+  async finish(final: ListRead): Promise<void> {
     for (const client of this.#clients) client.finish(final);
     const deadline = performance.now() + CATCH_UP_MS;
     while (this.#clients.some((client) => client.connected) && performance.now() < deadline) {

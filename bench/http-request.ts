@@ -26,6 +26,9 @@ export class RequestFailed extends Error {
 }
 
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE']);
+/** Whether the server cut the connection, rather than failed to answer or refused it. */
+export const isReset = (error: NodeJS.ErrnoException) =>
+  error.code !== undefined && RESET_CODES.has(error.code);
 /** Far above any answer seen on a busy shared machine; only a hung request reaches it. */
 const ANSWER_TIMEOUT_MS = 15_000;
 
@@ -39,8 +42,7 @@ export function send(agent: Agent, port: number, ask: Ask): Promise<Answer> {
     const headers: Record<string, string> = { ...ask.headers };
     if (ask.body !== undefined) headers['content-length'] = String(Buffer.byteLength(ask.body));
     const fail = (error: NodeJS.ErrnoException) => {
-      const reset = error.code !== undefined && RESET_CODES.has(error.code);
-      reject(new RequestFailed(`${ask.method} ${ask.path}: ${error.message}`, reset));
+      reject(new RequestFailed(`${ask.method} ${ask.path}: ${error.message}`, isReset(error)));
     };
     const outgoing = request(
       { host: '127.0.0.1', port, method: ask.method, path: ask.path, agent, headers },

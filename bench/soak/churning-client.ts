@@ -1,6 +1,9 @@
 import { get, type ClientRequest } from 'node:http';
+import { createParser } from 'eventsource-parser';
+import { isReset } from '../http-request.ts';
+import { recordMs } from '../latency.ts';
+import type { ListRead } from './list-read.ts';
 import { between } from './random.ts';
-import { SseParser } from './sse-parser.ts';
 import { nextAsk } from './stream-ask.ts';
 import { StreamCheck, type CheckDeps } from './stream-check.ts';
 
@@ -14,23 +17,17 @@ const LIFETIME_MS = [100, 5000] as const;
  * changes missed outrun the replay buffer, so the snapshot a resume then gets is tested too.
  */
 const pauseMs = () => (Math.random() < 0.9 ? between(0, 300) : between(1000, 4000));
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE']);
-
-/** What a client must have reached before it may leave, once the traffic has stopped. */
-export interface FinalList {
-  readonly seq: number;
-  readonly ids: ReadonlySet<string>;
-}
 
 /** One event client: it opens a stream, keeps it a random while, leaves, and comes back. */
-export class EventClient {
+export class ChurningClient {
   readonly #deps: ClientDeps;
   readonly #name: string;
   readonly #check: StreamCheck;
   readonly #steady: boolean;
   #stopping = false;
   #opened = false;
-  #final: FinalList | undefined;
+  /** The list as it was once the traffic stopped: the client may leave when it has reached it. */
+  #final: ListRead | undefined;
   /** The seq this stream has brought the client to; undefined until its opening arrives. */
   #streamSeq: number | undefined;
   #lifetime: NodeJS.Timeout | undefined;
@@ -70,7 +67,7 @@ export class EventClient {
   }
 
   /** Opens no more streams; the one open stays until it has brought the client to `final`. */
-  finish(final: FinalList): void {
+  finish(final: ListRead): void {
     this.#stopping = true;
     this.#final = final;
     clearTimeout(this.#lifetime);
@@ -109,7 +106,7 @@ export class EventClient {
           this.#deps.failures.add('event stream error', failure);
           return close();
         }
-        tally.answerMs.record(performance.now() - asked);
+        recordMs(tally.answerMs, performance.now() - asked);
         openedAt = performance.now();
         tally.connected += 1;
         tally.open += 1;
@@ -118,14 +115,16 @@ export class EventClient {
         if (this.#final === undefined && !this.#steady) {
           this.#lifetime = setTimeout(close, between(...LIFETIME_MS));
         }
-        const parser = new SseParser((event) => {
-          this.#check.onEvent(event);
-          this.#streamSeq = this.#check.lastSeq;
-          this.#opened = true;
-          this.#leaveIfCaughtUp();
+        const parser = createParser({
+          onEvent: (event) => {
+            this.#check.onEvent(event);
+            this.#streamSeq = this.#check.lastSeq;
+            this.#opened = true;
+            this.#leaveIfCaughtUp();
+          },
         });
         response.setEncoding('utf8');
-        response.on('data', (text: string) => parser.push(text));
+        response.on('data', (text: string) => parser.feed(text));
         response.on('end', () => {
           if (!ours) tally.endedByServer += 1;
         });
@@ -148,26 +147,12 @@ export class EventClient {
   #leaveIfCaughtUp(): void {
     const final = this.#final;
     if (final === undefined || this.#streamSeq === undefined || this.#streamSeq < final.seq) return;
-    const items = this.#check.items;
-    if (items !== undefined && !sameIds(items, final.ids)) {
-      this.#deps.failures.add(
-        'wrong event',
-        `${this.#name}: its events replay into a list of ${items.size} items, ` +
-          `not the service's ${final.ids.size}`,
-      );
-    }
+    this.#check.endsAt(final);
     this.#close?.();
   }
 
   #lost(error: NodeJS.ErrnoException): void {
-    const reset = error.code !== undefined && RESET_CODES.has(error.code);
     const detail = `${this.#name}: ${error.code ?? ''} ${error.message}`;
-    this.#deps.failures.add(reset ? 'connection reset' : 'event stream error', detail);
+    this.#deps.failures.add(isReset(error) ? 'connection reset' : 'event stream error', detail);
   }
-}
-
-function sameIds(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  if (a.size !== b.size) return false;
-  for (const id of a) if (!b.has(id)) return false;
-  return true;
 }

@@ -1,0 +1,37 @@
+// The one module of bench/ that imports the service's code. The bench starts the Node host
+// itself, in a child of its own, rather than `npm start`: it fills the list straight in the
+// store and counts the open streams, which the built entry point does not expose.
+import { createLogger } from '../src/hosts/node/logger.ts';
+import { DEFAULT_NODE_CONFIG } from '../src/hosts/node/node-config.ts';
+import { startNodeServer } from '../src/hosts/node/server.ts';
+import type { ChildServer } from './child-ipc.ts';
+
+/** The prod profile's settings the soak keeps to. */
+export const PROD_SETTINGS = {
+  maxItems: DEFAULT_NODE_CONFIG.limits.maxItems,
+  replayEvents: DEFAULT_NODE_CONFIG.sse.replayEvents,
+};
+
+/**
+ * The Node host with the prod profile's settings on loopback, with room for every stream the
+ * bench opens and a list of `maxItems`. It logs as in prod, to stdout, which the parent reads
+ * and drops. Built into dist-bench, it finds no page: only /api is asked for.
+ */
+export async function startNodeHost(maxItems: number): Promise<ChildServer> {
+  const running = await startNodeServer(
+    {
+      ...DEFAULT_NODE_CONFIG,
+      host: '127.0.0.1',
+      port: 0,
+      limits: { ...DEFAULT_NODE_CONFIG.limits, maxItems },
+      sse: { ...DEFAULT_NODE_CONFIG.sse, maxClients: 10_000 },
+    },
+    createLogger(DEFAULT_NODE_CONFIG.log),
+  );
+  const { store, events } = running.app;
+  return {
+    url: running.url,
+    openStreams: () => events.openCount,
+    create: (title, completed) => store.create({ title, completed }).todo.id,
+  };
+}

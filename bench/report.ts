@@ -1,0 +1,79 @@
+import { SERVER_NAMES } from './children.ts';
+import { fanOutTable, summariseFanOut } from './fan-out-table.ts';
+import type { BenchOptions } from './options.ts';
+import type { Pinning } from './pinning.ts';
+import type { describeMachine } from './results.ts';
+import { scalingTables, summariseScaling } from './scaling-table.ts';
+import { CONNECTIONS, FAN_OUT, fanOutKinds, MAX_ITEMS, type AllRuns } from './sections.ts';
+import { checkTargets, targetsTable } from './targets.ts';
+import { busyNote, cpuTable, summariseThroughput, throughputTable } from './throughput-table.ts';
+
+/** Every section's figures, medians over the rounds, and the targets checked against them. */
+export function summarise(runs: AllRuns, { sections, scenarios, servers }: BenchOptions) {
+  const throughput = summariseThroughput(runs.throughput, scenarios, servers);
+  const fanOut = summariseFanOut(runs.fanOut, fanOutKinds(servers));
+  const scaling = sections.includes('scaling')
+    ? summariseScaling(runs.scaling, runs.itemMemory)
+    : undefined;
+  const targets = checkTargets(sections.includes('throughput') ? throughput : [], fanOut, scaling);
+  return { throughput, fanOut, scaling, targets };
+}
+
+export interface RunSetting {
+  readonly startedAt: Date;
+  readonly machine: ReturnType<typeof describeMachine>;
+  readonly pinning: Pinning | undefined;
+  readonly options: BenchOptions;
+}
+
+/** What the run measured and how, with every table, as printed. */
+export function reportText(
+  tables: ReturnType<typeof summarise>,
+  runs: AllRuns,
+  { startedAt, machine, pinning, options }: RunSetting,
+): string {
+  const { sections, servers, rounds, seconds, warmUpSeconds } = options;
+  const { throughput, fanOut, scaling, targets } = tables;
+  const placement = pinning
+    ? `each server on core ${pinning.serverCore} and the load on core ${pinning.loadCore} (taskset)`
+    : 'servers and load unpinned';
+  const parts = [
+    `npm run bench, ${startedAt.toISOString()}: ${machine.cpuModel} × ${machine.cpus}, ` +
+      `Node ${machine.node}, Fastify ${machine.fastify}, autocannon ${machine.autocannon}; ` +
+      `load average at the start ${machine.loadAverage.join(' ')}.\n` +
+      `Loopback, ${placement}; medians of ${rounds} round(s), ratios the median of each round's ratio. ` +
+      `Ours: the Node host (startNodeServer), prod profile, a JSON log line per request to stdout, ` +
+      `read and dropped by the harness; the baselines do not log. limits.maxItems is ` +
+      `${MAX_ITEMS.toLocaleString('en-US')} for all three servers (prod: 10,000), so POST and the DELETE pool fit.`,
+  ];
+  if (sections.includes('throughput')) {
+    parts.push(
+      `Throughput: autocannon, ${CONNECTIONS} connections, ${seconds} s per run after ${warmUpSeconds} s ` +
+        `of warm-up, a fresh server per run, servers taking turns (${servers.map((kind) => SERVER_NAMES[kind]).join(', ')}). ` +
+        `Lists are filled straight in each server's store, not over HTTP; DELETE removes a different ` +
+        `one of a pool of such items each request.`,
+      throughputTable(throughput, servers),
+      busyNote(runs.throughput, servers),
+      cpuTable(throughput, servers),
+    );
+  }
+  if (sections.includes('fan-out')) {
+    parts.push(
+      `Fan-out: ${FAN_OUT.streams} open GET /api/sse streams; ${FAN_OUT.changes} POSTs (after ` +
+        `${FAN_OUT.warmUpChanges} untimed), one at a time: each is sent once every stream has the ` +
+        `previous event, and timed from being sent to the last stream receiving its event. ` +
+        `Memory after GC, before and with the streams open.`,
+      fanOutTable(fanOut, fanOutKinds(servers), FAN_OUT),
+    );
+  }
+  if (scaling) {
+    parts.push(
+      `Scaling, ours only: a fresh server for each list size, warmed up with every operation in turn, ` +
+        `then each measured alone. DELETE at N items runs as a POST and then a DELETE of that item on ` +
+        `each connection, so the list stays at N (+ at most ${CONNECTIONS}).`,
+      scalingTables(scaling),
+    );
+  }
+  parts.push(targetsTable(targets));
+  return parts.join('\n\n');
+}
