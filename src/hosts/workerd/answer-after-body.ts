@@ -1,5 +1,11 @@
-/** How much of a refused body is still read, so that its sender sees the answer. */
-const DRAIN_LIMIT_BYTES = 1024 * 1024;
+/**
+ * How much of a refused body is still read, so that its sender sees the answer: the largest
+ * body Cloudflare passes to a worker on its Free and Pro plans (it answers 413 itself above
+ * that). Read any less, and a body that goes on past it gets a reset instead of the answer;
+ * under `wrangler dev`, whose proxy forwards each request to the worker, a 500 and a logged
+ * "Network connection lost".
+ */
+const DRAIN_LIMIT_BYTES = 100 * 1024 * 1024;
 
 /**
  * Answers `request` with `answer`, passing the body on through a stream of its own, and reads
