@@ -90,7 +90,9 @@ describe('every tab, live on one shared stream', () => {
     return tabs;
   }
 
-  it('loads 12 tabs on one stream, and shows a change in all of them within a second', async () => {
+  it('loads 12 tabs on one stream, and shows a change in all of them within a second', async ({
+    annotate,
+  }) => {
     const tabs = await openTabs(12);
     await e2e().service.api('/api/todos', 'POST', { title: 'From the API' });
     await allShow(tabs, ['From the API']);
@@ -107,10 +109,12 @@ describe('every tab, live on one shared stream', () => {
         .filter(({ method }) => method === 'POST');
     await eventually(() => posts().length).toBe(2);
     expect(streamsServed(e2e().service)).toBe(1);
-    console.log(`tabs: 12, /api/sse connections served: ${streamsServed(e2e().service)}`);
+    await annotate(`tabs: 12, /api/sse connections served: ${streamsServed(e2e().service)}`);
   });
 
-  it('hands the stream over when its tab closes, losing and repeating no change', async () => {
+  it('hands the stream over when its tab closes, losing and repeating no change', async ({
+    annotate,
+  }) => {
     const streams = new StreamRequests();
     const tabs = await openTabs(6, streams);
     await e2e().service.api('/api/todos', 'POST', { title: 'Before' });
@@ -161,7 +165,7 @@ describe('every tab, live on one shared stream', () => {
     }
     const title = `Change ${made.length - 1}`;
     await allShow(left, ['Before', title]);
-    console.log(
+    await annotate(
       `changes made during 3 handovers: ${made.length}; ` +
         `holder closed → first later change shown in another tab: ${handovers.join(', ')} ms`,
     );
