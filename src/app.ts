@@ -1,6 +1,7 @@
 import type { RouterType } from 'itty-router';
 import { DEFAULT_APP_CONFIG, type AppConfig } from './config.ts';
 import { createHandler, type Handler } from './handler.ts';
+import { addHealthRoute } from './health.ts';
 import { addHelloRoute } from './hello.ts';
 import { WEB_HOST, type Host } from './host.ts';
 import { HttpProblem } from './http/problem.ts';
@@ -23,6 +24,8 @@ export interface App {
   readonly fetch: Handler;
   readonly store: TodoStore;
   readonly events: EventStreamStats;
+  /** The host is going away: from now on `/healthz` answers 503; everything else still works. */
+  drain(): void;
   /** Ends every open event stream and refuses new ones; the host is shutting down. */
   close(): void;
 }
@@ -33,6 +36,7 @@ export function createApp(options: AppOptions = {}): App {
   const host: Host = { ...WEB_HOST, ...options.host };
   const store = options.store ?? new MemoryTodoStore({ reportError: host.reportError });
   const events = new EventStreams(store, config.sse, host.openEventChannel);
+  let draining = false;
   const fetch = createHandler(host, (router, responses) => {
     addTodoRoutes(router, {
       store,
@@ -41,24 +45,38 @@ export function createApp(options: AppOptions = {}): App {
       contentLengthIsExact: host.contentLengthIsExact,
     });
     addEventRoutes(router, events, responses);
-    addSiteRoutes(router, responses, host.assets);
+    addSiteRoutes(router, responses, host.assets, () => draining);
   });
-  return { fetch, store, events, close: () => events.close() };
+  const drain = () => {
+    draining = true;
+  };
+  const close = () => {
+    drain();
+    events.close();
+  };
+  return { fetch, store, events, drain, close };
 }
 
 /**
- * What the service answers without its list: `/hello`, the files of `public/`, and 404 for
- * any other path under `/api/`. The worker serves these itself and sends the API to the list.
+ * What the service answers without its list: `/hello`, `/healthz`, the files of `public/`, and
+ * 404 for any other path under `/api/`. The worker serves these itself and sends the API to
+ * the list; it never drains, as workerd moves traffic on its own.
  */
 export function createSite(host: Partial<Host>): Handler {
   const complete: Host = { ...WEB_HOST, ...host };
   return createHandler(complete, (router, responses) =>
-    addSiteRoutes(router, responses, complete.assets),
+    addSiteRoutes(router, responses, complete.assets, () => false),
   );
 }
 
-function addSiteRoutes(router: RouterType, responses: Responses, assets?: AssetSource): void {
+function addSiteRoutes(
+  router: RouterType,
+  responses: Responses,
+  assets: AssetSource | undefined,
+  isDraining: () => boolean,
+): void {
   addHelloRoute(router, responses);
+  addHealthRoute(router, responses, isDraining);
   router.all('/api/*', () => {
     throw new HttpProblem(404, 'There is no such API route; the to-dos are at /api/todos.');
   });

@@ -2,7 +2,8 @@ import type { ResponseClass } from './http/responses.ts';
 import type { AssetSource } from './http/static-files.ts';
 import { openWebEventChannel, type OpenEventChannel } from './live/event-channel.ts';
 
-export type ErrorReporter = (error: unknown, request?: Request) => void;
+/** `requestId` is the id the client was given for the request that failed, if any. */
+export type ErrorReporter = (error: unknown, request?: Request, requestId?: string) => void;
 
 /**
  * What the handler takes from the server it runs in: the duties only a host can do (its files,

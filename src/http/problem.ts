@@ -42,13 +42,15 @@ export class HttpProblem extends Error {
     return STATUS_TITLES[this.status] ?? 'Error';
   }
 
-  toJSON(): Record<string, unknown> {
+  /** The problem+json body; `instance` names the request it answers. */
+  toBody(instance?: string): Record<string, unknown> {
     const body: Record<string, unknown> = {
       type: 'about:blank',
       title: this.title,
       status: this.status,
       detail: this.detail,
     };
+    if (instance !== undefined) body.instance = instance;
     if (this.extras.errors) body.errors = this.extras.errors;
     return body;
   }

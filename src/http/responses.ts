@@ -54,11 +54,23 @@ export class Responses {
     return new this.ResponseImpl(null, { status, headers: apiHeaders(undefined, headers) });
   }
 
-  problem(problem: HttpProblem, api: boolean): Response {
+  /** `instance` is the id of the request that failed, when there is one to quote. */
+  problem(problem: HttpProblem, api: boolean, instance?: string): Response {
     const headers = api
       ? apiHeaders(PROBLEM_TYPE, problem.extras.headers)
       : { 'content-type': PROBLEM_TYPE, 'cache-control': 'no-store', ...problem.extras.headers };
-    return new this.ResponseImpl(JSON.stringify(problem), { status: problem.status, headers });
+    return new this.ResponseImpl(JSON.stringify(problem.toBody(instance)), {
+      status: problem.status,
+      headers,
+    });
+  }
+
+  /** A JSON answer outside `/api/`, `body` already serialised. */
+  json(status: number, body: string): Response {
+    return new this.ResponseImpl(body, {
+      status,
+      headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store' },
+    });
   }
 
   /**

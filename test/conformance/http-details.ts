@@ -4,7 +4,14 @@ import { useService, type TestHost } from '../support/hosts.ts';
 
 /** Headers both answers must share; Date and connection handling are the transport's. */
 function comparableHeaders(response: Response): [string, string][] {
-  const transport = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+  // A request id names one request: two requests never share it.
+  const transport = new Set([
+    'date',
+    'connection',
+    'keep-alive',
+    'transfer-encoding',
+    'x-request-id',
+  ]);
   return [...response.headers].filter(([name]) => !transport.has(name));
 }
 

@@ -10,6 +10,7 @@ import { corsSuite } from './cors.ts';
 import { errorsSuite, unexpectedFailuresSuite } from './errors.ts';
 import { httpDetailsSuite } from './http-details.ts';
 import { itemsSuite } from './items.ts';
+import { operationsSuite } from './operations.ts';
 import { otherRoutesSuite } from './other-routes.ts';
 
 /** The whole contract, written once; each host's test file runs it against that host. */
@@ -27,5 +28,6 @@ export function conformanceSuite(host: TestHost): void {
     eventsResumeSuite(host);
     eventClientsSuite(host);
     otherRoutesSuite(host);
+    operationsSuite(host);
   });
 }

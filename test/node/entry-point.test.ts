@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { LogLine } from '../support/log-lines.ts';
 import { configDir, ServiceProcess } from '../support/service-process.ts';
 import { createServer } from 'node:net';
 import { request as httpRequest } from 'node:http';
@@ -23,10 +24,7 @@ describe('starting the service', () => {
   it('starts the prod profile when given no argument', async () => {
     const service = start();
     await service.url();
-    expect(JSON.parse(service.stdout.split('\n')[0]!)).toMatchObject({
-      level: 'info',
-      profile: 'prod',
-    });
+    expect(JSON.parse(service.stdout.split('\n')[0]!)).toMatchObject({ profile: 'prod' });
   });
 
   it('serves the API once it says it is listening', async () => {
@@ -37,7 +35,7 @@ describe('starting the service', () => {
   it('starts the dev profile when given dev', async () => {
     const service = start(['dev']);
     await service.url();
-    expect(service.stdout).toMatch(/^\S+ info  listening on http:\/\/127\.0\.0\.1:\d+ profile=dev/);
+    expect(service.stdout).toMatch(/^\[[\d:.]+\] INFO: listening on http:\/\/127\.0\.0\.1:\d+$/m);
   });
 
   it('listens on the PORT and HOST of the environment over the file', async () => {
@@ -55,7 +53,7 @@ describe('starting the service', () => {
     const { code } = await service.exited;
     taken.close();
     expect(code).toBe(1);
-    expect(service.stderr).toContain(`cannot listen on 127.0.0.1:${port}: the port is in use`);
+    expect(service.stdout).toContain(`cannot listen on 127.0.0.1:${port}: the port is in use`);
   });
 
   it('refuses an unknown argument, listing the profiles', async () => {
@@ -154,23 +152,78 @@ describe('configuration errors', () => {
   });
 });
 
+/** The lines the service has logged so far that are JSON, parsed. */
+function logLines(service: ServiceProcess): LogLine[] {
+  return service.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as LogLine);
+}
+
 describe('logs', () => {
-  it('writes one JSON line per request in prod, with method, path, status and milliseconds', async () => {
+  it("writes pino's line shape in prod: numeric level, epoch-ms time, msg", async () => {
+    const service = start();
+    await service.url();
+    expect(logLines(service)[0]).toMatchObject({
+      level: 30,
+      time: expect.any(Number),
+      msg: expect.stringMatching(/^listening on /),
+    });
+  });
+
+  it('writes one JSON line per request in prod, with method, path, status, ms and id', async () => {
     const service = start();
     await fetch(`${await service.url()}/api/todos/nope?secret=1`);
     const line = (await service.waitFor(/^.*"msg":"request".*$/m))[0];
     expect(JSON.parse(line)).toMatchObject({
+      level: 30,
       method: 'GET',
       path: '/api/todos/nope',
       status: 404,
       ms: expect.any(Number),
+      reqId: expect.any(String),
     });
   });
 
-  it('writes one readable line per request in dev', async () => {
+  it("logs the client's X-Request-Id with its request", async () => {
+    const service = start();
+    const url = await service.url();
+    await fetch(`${url}/api/todos`, { headers: { 'x-request-id': 'checkout-7f3a' } });
+    await service.waitFor(/"reqId":"checkout-7f3a"/);
+    expect(logLines(service).filter((line) => line.reqId === 'checkout-7f3a')).toEqual([
+      expect.objectContaining({ msg: 'request', path: '/api/todos', status: 200 }),
+    ]);
+  });
+
+  it('does not log health checks at the info level', async () => {
+    const service = start();
+    const url = await service.url();
+    await fetch(`${url}/healthz`);
+    await fetch(`${url}/hello`);
+    await service.waitFor(/"path":"\/hello"/);
+    expect(logLines(service).filter((line) => line.path === '/healthz')).toEqual([]);
+  });
+
+  it('writes one readable line per request in dev, with its id', async () => {
     const service = start(['dev']);
-    await fetch(`${await service.url()}/hello`);
-    await service.waitFor(/ GET \/hello 200 \d+\.\dms$/m);
+    await fetch(`${await service.url()}/hello`, { headers: { 'x-request-id': 'dev-1' } });
+    await service.waitFor(/ GET \/hello 200 \d+\.\dms dev-1$/m);
+  });
+});
+
+describe('--help', () => {
+  it('prints the profiles, the environment variables and where the config lives, and exits 0', async () => {
+    const service = start(['--help']);
+    expect((await service.exited).code).toBe(0);
+    for (const shown of ['dev', 'prod', 'PORT', 'HOST', 'TODO_CONFIG_DIR', 'config/prod.yaml']) {
+      expect(service.stdout).toContain(shown);
+    }
+  });
+
+  it('is offered when the start argument is wrong', async () => {
+    const service = start(['staging']);
+    await service.exited;
+    expect(service.stderr).toContain('See --help.');
   });
 });
 
@@ -301,5 +354,36 @@ describe('shutdown', () => {
     await service.waitFor(/SIGTERM: shutting down/);
     service.child.kill('SIGTERM');
     expect((await service.exited).code).toBe(143);
+  });
+
+  describe('with a drain delay', () => {
+    /** A service that keeps serving for `drainDelayMs` after SIGTERM, already signalled. */
+    const drainingService = async () => {
+      const dir = configDir((yaml) => yaml.replace('drainDelayMs: 0', 'drainDelayMs: 5000'));
+      const service = start([], { TODO_CONFIG_DIR: dir });
+      const url = await service.url();
+      service.child.kill('SIGTERM');
+      await service.waitFor(/SIGTERM: shutting down/);
+      return { service, url };
+    };
+
+    it('answers /healthz with 503 once SIGTERM has come', async () => {
+      const { url } = await drainingService();
+      const response = await fetch(`${url}/healthz`);
+      expect([response.status, response.headers.get('content-type')]).toEqual([
+        503,
+        'application/problem+json; charset=utf-8',
+      ]);
+    });
+
+    it('still serves the API while /healthz says it is going away', async () => {
+      const { url } = await drainingService();
+      expect((await fetch(`${url}/api/todos`)).status).toBe(200);
+    });
+
+    it('exits 0 once the delay is over', async () => {
+      const { service } = await drainingService();
+      expect((await service.exited).code).toBe(0);
+    });
   });
 });

@@ -1,15 +1,22 @@
+import { pino } from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startNodeServer } from '../../src/hosts/node/server.ts';
-import { nodeConfig, SILENT } from '../support/node-server.ts';
+import type { LogLine } from '../support/log-lines.ts';
+import { nodeConfig } from '../support/node-server.ts';
 
 describe('the Node host when its own code fails around the handler', () => {
-  const failingRequestLog = (reported: string[]) => ({
-    ...SILENT,
-    request: () => {
-      throw new Error('log sink broke');
-    },
-    error: (_message: string, fields?: { stack?: string }) => void reported.push(fields!.stack!),
-  });
+  /** A log whose request lines fail to be written; its error lines are kept in `reported`. */
+  const failingRequestLog = (reported: LogLine[]) =>
+    pino(
+      {},
+      {
+        write(text: string) {
+          const line = JSON.parse(text) as LogLine;
+          if (line.msg === 'request') throw new Error('log sink broke');
+          reported.push(line);
+        },
+      },
+    );
 
   it("sends the handler's answer: a create it made is not reported as failed", async () => {
     const running = await startNodeServer(nodeConfig(), failingRequestLog([]));
@@ -23,10 +30,16 @@ describe('the Node host when its own code fails around the handler', () => {
   });
 
   it('reports the failure to the error log', async () => {
-    const reported: string[] = [];
+    const reported: LogLine[] = [];
     const running = await startNodeServer(nodeConfig(), failingRequestLog(reported));
     onTestFinished(() => running.close());
     await (await fetch(`${running.url}/api/todos`)).text();
-    expect(reported).toEqual([expect.stringContaining('log sink broke')]);
+    expect(reported).toEqual([
+      expect.objectContaining({
+        level: 50,
+        msg: 'unexpected error',
+        err: expect.objectContaining({ message: 'log sink broke' }),
+      }),
+    ]);
   });
 });

@@ -3,7 +3,8 @@ import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/hosts/node/server.ts';
 import { MemoryTodoStore } from '../../src/todos/store.ts';
-import { listState, SILENT, useNodeServer } from '../support/node-server.ts';
+import { recordingLogger } from '../support/log-lines.ts';
+import { listState, useNodeServer } from '../support/node-server.ts';
 import { RawConnection } from '../support/raw-client.ts';
 
 /**
@@ -61,10 +62,9 @@ describe('the Node host and a client that resets in the middle of its body', () 
     {
       logger: () => {
         answered = new EventEmitter();
-        return {
-          ...SILENT,
-          request: (_method, _path, status) => answered.emit('answered', status),
-        };
+        return recordingLogger('info', (line) => {
+          if (line.msg === 'request') answered.emit('answered', line.status);
+        }).logger;
       },
     },
   );

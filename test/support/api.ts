@@ -48,5 +48,6 @@ export interface ProblemJson {
   title: string;
   status: number;
   detail: string;
+  instance?: string;
   errors?: { pointer: string; detail: string }[];
 }

@@ -5,6 +5,7 @@ import { fileAssets } from '../../src/hosts/node/file-assets.ts';
 import { PROJECT_ROOT } from '../../src/hosts/node/project-root.ts';
 import { startNodeServer } from '../../src/hosts/node/server.ts';
 import type { TodoStore } from '../../src/todos/store.ts';
+import { recordingLogger } from './log-lines.ts';
 import { nodeConfig, SILENT } from './node-server.ts';
 
 /** A running service that tests talk to through `fetch`, whatever hosts it. */
@@ -89,7 +90,7 @@ export const nodeHost: TestHost = {
       server: { shutdownTimeoutMs: 1000 },
     });
     const reporting = options.reportError
-      ? { ...SILENT, error: (_: string, fields?: object) => options.reportError!(fields) }
+      ? recordingLogger('error', (line) => options.reportError!(line)).logger
       : SILENT;
     const running = await startNodeServer(config, reporting, options.store);
     return {

@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, expect } from 'vitest';
-import { createLogger, type Logger } from '../../src/hosts/node/logger.ts';
+import { pino } from 'pino';
+import type { Logger } from '../../src/hosts/node/logger.ts';
 import { DEFAULT_NODE_CONFIG, type NodeConfig } from '../../src/hosts/node/node-config.ts';
 import { startNodeServer, type RunningServer } from '../../src/hosts/node/server.ts';
 import type { TodoStore } from '../../src/todos/store.ts';
 import type { TodoJson } from './api.ts';
 
-export const SILENT = createLogger({ level: 'silent', format: 'json' });
+export const SILENT: Logger = pino({ level: 'silent' });
 
 /** The settings a test changes; everything else keeps its default. */
 export interface NodeServerOptions {

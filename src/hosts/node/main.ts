@@ -1,17 +1,24 @@
 import { join } from 'node:path';
 import { ConfigError, loadConfig, parseProfile } from './load-config.ts';
+import { helpText } from './help.ts';
 import { createLogger } from './logger.ts';
 import { PROJECT_ROOT } from './project-root.ts';
 import { startNodeServer } from './server.ts';
 import { exitOnSignals } from './shutdown.ts';
 
-const profile = parseProfile(process.argv.slice(2));
+const args = process.argv.slice(2);
+const configDir = process.env.TODO_CONFIG_DIR ?? join(PROJECT_ROOT, 'config');
+if (args.includes('--help') || args.includes('-h')) {
+  process.stdout.write(helpText(configDir));
+  process.exit(0);
+}
+
+const profile = parseProfile(args);
 if (typeof profile !== 'string') {
-  console.error(profile.error);
+  console.error(`${profile.error} See --help.`);
   process.exit(2);
 }
 
-const configDir = process.env.TODO_CONFIG_DIR ?? join(PROJECT_ROOT, 'config');
 let config;
 try {
   config = loadConfig(configDir, profile, process.env);
@@ -25,7 +32,7 @@ const logger = createLogger(config.log);
 const running = await startNodeServer(config, logger).catch((error: NodeJS.ErrnoException) => {
   if (error.syscall !== 'listen') throw error;
   const reason = error.code === 'EADDRINUSE' ? 'the port is in use' : error.message;
-  console.error(
+  logger.fatal(
     `The service did not start: cannot listen on ${config.host}:${config.port}: ${reason}. ` +
       `Set PORT or HOST, or change ${join(configDir, `${profile}.yaml`)}.`,
   );
@@ -34,4 +41,4 @@ const running = await startNodeServer(config, logger).catch((error: NodeJS.Errno
 // Signals are handled before readiness is announced: a supervisor that stops the service as
 // soon as it reads this line must get a graceful shutdown, not the default kill.
 exitOnSignals(running, logger);
-logger.info(`listening on ${running.url}`, { profile });
+logger.info({ profile, url: running.url }, `listening on ${running.url}`);

@@ -31,6 +31,11 @@ export interface NodeConfig extends AppConfig {
      * reach this many bytes: Node's count, which leaves out the method, colons and line ends.
      */
     readonly maxHeaderBytes: number;
+    /**
+     * How long, on SIGTERM or SIGINT, the service keeps serving while `/healthz` answers 503,
+     * so a load balancer stops sending it traffic before it stops accepting; 0 stops at once.
+     */
+    readonly drainDelayMs: number;
     /** How long shutdown waits for requests in flight before closing their connections. */
     readonly shutdownTimeoutMs: number;
   };
@@ -46,6 +51,7 @@ export const DEFAULT_NODE_CONFIG: NodeConfig = {
     requestTimeoutMs: 30000,
     keepAliveTimeoutMs: 5000,
     maxHeaderBytes: 16384,
+    drainDelayMs: 0,
     shutdownTimeoutMs: 10000,
   },
 };
@@ -68,6 +74,7 @@ export const NODE_CONFIG_RULES: RulesOf<NodeConfig> = {
     requestTimeoutMs: milliseconds(1),
     keepAliveTimeoutMs: milliseconds(1),
     maxHeaderBytes: integer(1024),
+    drainDelayMs: milliseconds(0),
     shutdownTimeoutMs: milliseconds(0),
   },
 };

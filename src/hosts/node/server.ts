@@ -1,24 +1,31 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { createServerAdapter, Response as AdapterResponse } from '@whatwg-node/server';
 import { createApp, type App } from '../../app.ts';
 import type { ErrorReporter } from '../../host.ts';
+import { REQUEST_ID_HEADER } from '../../http/request-id.ts';
 import { pathOf } from '../../http/routing.ts';
 import type { TodoStore } from '../../todos/store.ts';
 import { answerClientErrorsInOrder } from './client-errors.ts';
 import { fileAssets } from './file-assets.ts';
-import type { Logger } from './logger.ts';
+import { REQUEST_MESSAGE, type Logger, type RequestLine } from './logger.ts';
 import type { NodeConfig } from './node-config.ts';
 import { openNodeEventChannel } from './node-event-channel.ts';
 import { PROJECT_ROOT } from './project-root.ts';
 import { drain } from './shutdown.ts';
 
+const HEALTH_PATH = '/healthz';
+
 export interface RunningServer {
   readonly url: string;
   readonly app: App;
   readonly server: Server;
-  /** Stops accepting, lets requests in flight finish within the shutdown timeout, then closes. */
+  /**
+   * Answers 503 on `/healthz` for the drain delay, then stops accepting, lets requests in
+   * flight finish within the shutdown timeout, and closes.
+   */
   close(): Promise<void>;
 }
 
@@ -28,12 +35,16 @@ export async function startNodeServer(
   logger: Logger,
   store?: TodoStore,
 ): Promise<RunningServer> {
-  const reportError: ErrorReporter = (error, request) => {
+  const reportError: ErrorReporter = (error, request, reqId) => {
     try {
-      logger.error('unexpected error', {
-        ...(request && { method: request.method, path: pathOf(request.url) }),
-        stack: error instanceof Error ? error.stack : String(error),
-      });
+      logger.error(
+        {
+          err: error,
+          reqId,
+          ...(request && { method: request.method, path: pathOf(request.url) }),
+        },
+        'unexpected error',
+      );
     } catch {
       // The log itself is broken: there is nowhere left to report to.
     }
@@ -61,12 +72,16 @@ export async function startNodeServer(
       // A refused body is left unread: closing the connection stops Node reading the rest.
       // While draining, closing after each answer lets keep-alive clients go elsewhere.
       if (draining || response.status === 413) response.headers.set('connection', 'close');
-      logger.request(
-        request.method,
-        pathOf(request.url),
-        response.status,
-        performance.now() - started,
-      );
+      const line: RequestLine = {
+        reqId: response.headers.get(REQUEST_ID_HEADER)!,
+        method: request.method,
+        path: pathOf(request.url),
+        status: response.status,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+      };
+      // Probes come every few seconds from every balancer: they would drown the log.
+      if (line.path === HEALTH_PATH) logger.debug(line, REQUEST_MESSAGE);
+      else logger.info(line, REQUEST_MESSAGE);
     } catch (error) {
       // The handler's answer stands: a change it made must not be reported as failed.
       reportError(error, request);
@@ -109,7 +124,10 @@ export async function startNodeServer(
 
   const { address, port } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
-  const close = () => {
+  const close = async () => {
+    app.drain();
+    // Balancers see /healthz answer 503 and move traffic away before the listener closes.
+    if (config.server.drainDelayMs > 0) await delay(config.server.drainDelayMs);
     draining = true;
     // Open event streams would hold their connections until the timeout: end them first.
     app.close();

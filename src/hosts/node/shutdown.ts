@@ -46,7 +46,7 @@ export function exitOnSignals(service: { close(): Promise<void> }, logger: Logge
         process.exit(0);
       },
       (error: unknown) => {
-        logger.error('shutdown failed', { stack: (error as Error).stack });
+        logger.error({ err: error }, 'shutdown failed');
         process.exit(1);
       },
     );

@@ -1,0 +1,31 @@
+import type { IRequest, RouterType } from 'itty-router';
+import { HttpProblem } from './http/problem.ts';
+import type { Responses } from './http/responses.ts';
+import { methodNotAllowed } from './http/routing.ts';
+
+const HEALTHY = JSON.stringify({ status: 'ok' });
+
+/**
+ * `GET /healthz` for load balancers and container platforms: 200 while the service takes
+ * requests, 503 once `isDraining` says it is going away, so traffic moves elsewhere first.
+ * It says nothing about the list or the configuration: the route is public.
+ */
+export function addHealthRoute(
+  router: RouterType,
+  responses: Responses,
+  isDraining: () => boolean,
+): void {
+  const health = (_request: IRequest) => {
+    if (isDraining()) {
+      throw new HttpProblem(
+        503,
+        'The service is shutting down; send requests to another instance.',
+      );
+    }
+    return responses.json(200, HEALTHY);
+  };
+  router
+    .get('/healthz', health)
+    .head('/healthz', health)
+    .all('/healthz', methodNotAllowed('GET, HEAD'));
+}

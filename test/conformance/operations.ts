@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { createTodo, expectProblem, MISSING_ID, sendJson, snapshot, UUID } from '../support/api.ts';
+import { useService, type TestHost } from '../support/hosts.ts';
+
+/** What an operator relies on: the health route, and an id on every answer to quote. */
+export function operationsSuite(host: TestHost) {
+  describe('/healthz', () => {
+    const api = useService(host);
+
+    it('answers 200 with {"status":"ok"} as JSON', async () => {
+      const response = await api().fetch('/healthz');
+      expect([
+        response.status,
+        response.headers.get('content-type'),
+        await response.json(),
+      ]).toEqual([200, 'application/json; charset=utf-8', { status: 'ok' }]);
+    });
+
+    it('is never cached', async () => {
+      expect((await api().fetch('/healthz')).headers.get('cache-control')).toBe('no-store');
+    });
+
+    it('answers HEAD with 200 and no body', async () => {
+      const head = await api().fetch('/healthz', { method: 'HEAD' });
+      expect([head.status, await head.text()]).toEqual([200, '']);
+    });
+
+    it('refuses POST with 405 naming GET and HEAD', async () => {
+      const response = await api().fetch('/healthz', { method: 'POST' });
+      await expectProblem(response, 405);
+      expect(response.headers.get('allow')).toBe('GET, HEAD');
+    });
+  });
+
+  describe('request ids', () => {
+    const api = useService(host);
+
+    it.each([
+      '/api/todos',
+      '/api/sse?probe',
+      '/hello',
+      '/healthz',
+      '/',
+      `/api/todos/${MISSING_ID}`,
+    ])('gives the answer to %s a request id when the client sent none', async (path) => {
+      const controller = new AbortController();
+      const response = await api().fetch(path, { signal: controller.signal });
+      controller.abort();
+      expect(response.headers.get('x-request-id')).toMatch(UUID);
+    });
+
+    it('gives two requests two ids', async () => {
+      const [first, second] = await Promise.all([api().fetch('/hello'), api().fetch('/hello')]);
+      expect(first!.headers.get('x-request-id')).not.toBe(second!.headers.get('x-request-id'));
+    });
+
+    it.each([
+      'b3f1c2d4',
+      'Root=1-5759e988-bd862e3fe1be46a994272793',
+      'a'.repeat(128),
+      "x-._~!$&'()*+,;=:@/1",
+    ])('keeps the X-Request-Id %s that the client sent', async (id) => {
+      const response = await api().fetch('/api/todos', { headers: { 'x-request-id': id } });
+      expect(response.headers.get('x-request-id')).toBe(id);
+    });
+
+    it.each([
+      ['longer than 128 characters', 'a'.repeat(129)],
+      ['with a space', 'order 42'],
+      ['with a quote', 'say"hi'],
+      ['with a non-ASCII letter', 'zoë'],
+      ['empty', ''],
+    ])('replaces an X-Request-Id %s with one of its own', async (_case, id) => {
+      const response = await api().fetch('/api/todos', { headers: { 'x-request-id': id } });
+      expect(response.headers.get('x-request-id')).toMatch(UUID);
+    });
+
+    it("names the request as the problem's instance", async () => {
+      const response = await api().fetch(`/api/todos/${MISSING_ID}`, {
+        headers: { 'x-request-id': 'support-ticket-991' },
+      });
+      expect((await expectProblem(response, 404)).instance).toBe('support-ticket-991');
+    });
+
+    it('names a generated id as the instance of a refused body', async () => {
+      const response = await api().fetch('/api/todos', sendJson('POST', { title: '' }));
+      const problem = await expectProblem(response, 400);
+      expect(problem.instance).toBe(response.headers.get('x-request-id'));
+    });
+
+    it('keeps the id of a create without changing what is created', async () => {
+      const response = await api().fetch(
+        '/api/todos',
+        sendJson('POST', { title: 'Buy milk' }, { 'x-request-id': 'create-1' }),
+      );
+      expect(response.headers.get('x-request-id')).toBe('create-1');
+      expect(Object.keys(await response.json())).toEqual(['id', 'title', 'completed']);
+    });
+
+    it('is the same list whatever id the client sends', async () => {
+      await createTodo(api());
+      const before = await snapshot(api());
+      await api().fetch('/api/todos', { headers: { 'x-request-id': 'x'.repeat(500) } });
+      expect(await snapshot(api())).toEqual(before);
+    });
+  });
+}
