@@ -9,6 +9,7 @@ import type { Responses } from './http/responses.ts';
 import { addStaticRoutes, type AssetSource } from './http/static-files.ts';
 import { EventStreams, type EventStreamStats } from './live/event-streams.ts';
 import { addEventRoutes } from './live/routes.ts';
+import { addOpenApiRoute } from './openapi/route.ts';
 import { addTodoRoutes } from './todos/routes.ts';
 import { MemoryTodoStore, type TodoStore } from './todos/store.ts';
 
@@ -45,6 +46,7 @@ export function createApp(options: AppOptions = {}): App {
       contentLengthIsExact: host.contentLengthIsExact,
     });
     addEventRoutes(router, events, responses);
+    addOpenApiRoute(router, responses, config);
     addSiteRoutes(router, responses, host.assets, () => draining);
   });
   const drain = () => {

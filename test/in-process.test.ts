@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_APP_CONFIG } from '../src/config.ts';
+import { openApiDocument } from '../src/openapi/document.ts';
+import { documentedStatuses, OpenApiCheck, statusesSeen } from './support/openapi-check.ts';
 import { createApp } from '../src/app.ts';
 import { expectProblem } from './support/api.ts';
 import { conformanceSuite } from './conformance/index.ts';
@@ -13,13 +16,22 @@ describe('the handler while its host drains', () => {
     return app;
   };
 
-  it('answers /healthz with 503 as problem+json', async () => {
-    const response = await draining().fetch(new Request('http://localhost/healthz'));
+  it('answers /healthz with 503 as problem+json, as the OpenAPI document says', async () => {
+    const url = new URL('http://localhost/healthz');
+    const response = await draining().fetch(new Request(url));
+    await new OpenApiCheck(DEFAULT_APP_CONFIG).check('GET', url, undefined, response);
     await expectProblem(response, 503);
   });
 
   it('still serves the API', async () => {
     const response = await draining().fetch(new Request('http://localhost/api/todos'));
     expect(response.status).toBe(200);
+  });
+});
+
+describe('the OpenAPI document, after the conformance suite ran here', () => {
+  it('lists only statuses that some answer of the suite showed', () => {
+    const listed = documentedStatuses(openApiDocument(DEFAULT_APP_CONFIG));
+    expect(listed.filter((status) => !statusesSeen.has(status))).toEqual([]);
   });
 });

@@ -74,10 +74,16 @@ export function addStaticRoutes(
   assets: AssetSource | undefined,
   responses: Responses,
 ): void {
+  const read = async (path: string) => {
+    const bytes = await assets?.read(path);
+    return bytes === undefined ? undefined : { path, bytes };
+  };
   const find = async (request: IRequest) => {
     const path = assetPathOf(new URL(request.url).pathname);
-    const bytes = path === undefined ? undefined : await assets?.read(path);
-    return bytes === undefined ? undefined : { path: path!, bytes };
+    if (path === undefined) return undefined;
+    // A page is found by its name alone too: `/docs` is `docs.html`.
+    const named = /\.[^/]*$/.test(path) ? undefined : await read(`${path}.html`);
+    return named ?? (await read(path));
   };
 
   const notFound = () => new HttpProblem(404, 'No page or file is at this path.');

@@ -1,5 +1,6 @@
 import { describe } from 'vitest';
 import type { TestHost } from '../support/hosts.ts';
+import { checkedAgainstOpenApi } from '../support/openapi-check.ts';
 import { badBodiesSuite } from './bad-bodies.ts';
 import { bodyChecksSuite } from './body-checks.ts';
 import { eventClientsSuite } from './events-clients.ts';
@@ -13,8 +14,12 @@ import { itemsSuite } from './items.ts';
 import { operationsSuite } from './operations.ts';
 import { otherRoutesSuite } from './other-routes.ts';
 
-/** The whole contract, written once; each host's test file runs it against that host. */
-export function conformanceSuite(host: TestHost): void {
+/**
+ * The whole contract, written once; each host's test file runs it against that host. Every
+ * answer is also held to the OpenAPI document the service publishes.
+ */
+export function conformanceSuite(unchecked: TestHost): void {
+  const host = checkedAgainstOpenApi(unchecked);
   describe(host.name, () => {
     itemsSuite(host);
     badBodiesSuite(host);

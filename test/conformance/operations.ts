@@ -32,6 +32,46 @@ export function operationsSuite(host: TestHost) {
     });
   });
 
+  describe('the API description', () => {
+    const api = useService(host);
+
+    it('serves an OpenAPI 3.1 document at /api/openapi.json', async () => {
+      const response = await api().fetch('/api/openapi.json');
+      expect([response.status, ((await response.json()) as { openapi: string }).openapi]).toEqual([
+        200,
+        '3.1.1',
+      ]);
+    });
+
+    it('lets a page on another origin read it', async () => {
+      const response = await api().fetch('/api/openapi.json', {
+        headers: { origin: 'https://example.com' },
+      });
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    });
+
+    it('states the limits the service was started with', async () => {
+      const limited = await host.start({ limits: { maxItems: 3 } });
+      const document = await (await limited.fetch('/api/openapi.json')).text();
+      await limited.close();
+      expect(document).toContain('The list already holds 3 items');
+    });
+
+    it('serves the API reference page at /docs under the page CSP', async () => {
+      const response = await api().fetch('/docs');
+      expect([
+        response.status,
+        response.headers.get('content-type'),
+        response.headers.get('content-security-policy'),
+      ]).toEqual([200, 'text/html; charset=utf-8', expect.stringContaining("script-src 'self'")]);
+    });
+
+    it('points the reference page at the document', async () => {
+      const page = await (await api().fetch('/build/page/api-reference.js')).text();
+      expect(page).toContain("'/api/openapi.json'");
+    });
+  });
+
   describe('request ids', () => {
     const api = useService(host);
 

@@ -53,7 +53,7 @@ export interface TestHost {
   start(options?: ServiceOptions): Promise<TestService>;
 }
 
-function appConfig(options: ServiceOptions): AppConfig {
+export function appConfig(options: ServiceOptions): AppConfig {
   return {
     limits: { ...DEFAULT_APP_CONFIG.limits, ...options.limits },
     sse: { ...DEFAULT_APP_CONFIG.sse, ...options.sse },

@@ -1,0 +1,17 @@
+import type { RouterType } from 'itty-router';
+import type { AppConfig } from '../config.ts';
+import type { Responses } from '../http/responses.ts';
+import { methodNotAllowed } from '../http/routing.ts';
+import { openApiDocument } from './document.ts';
+
+export const OPENAPI_PATH = '/api/openapi.json';
+
+/** `GET /api/openapi.json`: the API's description, made once, with the limits in force. */
+export function addOpenApiRoute(router: RouterType, responses: Responses, config: AppConfig) {
+  const body = JSON.stringify(openApiDocument(config));
+  const describe = () => responses.apiJson(200, body);
+  router
+    .get(OPENAPI_PATH, describe)
+    .head(OPENAPI_PATH, describe)
+    .all(OPENAPI_PATH, methodNotAllowed('GET, HEAD'));
+}

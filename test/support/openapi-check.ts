@@ -1,0 +1,184 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { AppConfig } from '../../src/config.ts';
+import { openApiDocument } from '../../src/openapi/document.ts';
+import { appConfig, type TestHost } from './hosts.ts';
+
+type Document = ReturnType<typeof openApiDocument>;
+interface Described {
+  headers?: Record<string, unknown>;
+  content?: Record<string, unknown>;
+}
+interface Operation {
+  responses: Record<string, Described>;
+  requestBody?: { content: Record<string, unknown> };
+}
+
+/** Every `<METHOD> <path> <status>` the document lists that some checked answer has shown. */
+export const statusesSeen = new Set<string>();
+
+/** Every `<METHOD> <path> <status>` the document lists. */
+export function documentedStatuses(document: Document): string[] {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item as Record<string, Operation>)
+      .filter(([method]) => method !== 'parameters')
+      .flatMap(([method, operation]) =>
+        Object.keys(operation.responses).map(
+          (status) => `${method.toUpperCase()} ${path} ${status}`,
+        ),
+      ),
+  );
+}
+
+const mediaTypeOf = (contentType: string | null) => contentType?.split(';')[0]!.trim() ?? '';
+const pointer = (...keys: string[]) =>
+  keys.map((key) => '/' + key.replaceAll('~', '~0').replaceAll('/', '~1')).join('');
+
+/**
+ * Holds every answer to the API description served at /api/openapi.json: its status must be
+ * one the document lists for the operation, its headers and body must match what the document
+ * says, and a body the service accepted must be one the document accepts. A change made on one
+ * side only, the code or the document, fails the test whose request shows it.
+ */
+export class OpenApiCheck {
+  readonly document: Document;
+  readonly #ajv = new Ajv2020({ strict: false, allErrors: true });
+  readonly #validators = new Map<string, ValidateFunction>();
+
+  constructor(config: AppConfig) {
+    this.document = openApiDocument(config);
+    addFormats.default(this.#ajv);
+    this.#ajv.addSchema(this.document, 'openapi');
+  }
+
+  async check(method: string, url: URL, init: RequestInit | undefined, response: Response) {
+    const problems = await this.#problemsOf(method, url, init, response);
+    if (problems.length > 0) {
+      throw new Error(
+        `${method} ${url.pathname} answered ${response.status}, which the OpenAPI document does not describe:\n  ${problems.join('\n  ')}`,
+      );
+    }
+  }
+
+  async #problemsOf(method: string, url: URL, init: RequestInit | undefined, response: Response) {
+    const path = this.#documentedPath(url.pathname);
+    if (path === undefined) {
+      // Files of the site are not described one by one; an unknown API path is 404.
+      if (!url.pathname.startsWith('/api/')) return [];
+      return response.status === 404
+        ? this.#problemBody(response)
+        : ['an unknown API path must be 404'];
+    }
+    const item = this.document.paths[path as keyof Document['paths']] as Record<string, Operation>;
+    // HEAD is served wherever GET is, as the document's description says, the stream aside.
+    const key = method === 'HEAD' && path !== '/api/sse' ? 'get' : method.toLowerCase();
+    const operation = item[key];
+    if (operation === undefined || key === 'parameters') {
+      if (response.status !== 405) return [`${method} is not in the document, so it must be 405`];
+      const allow = response.headers.get('allow') ?? '';
+      if (allow === '') return ['a 405 must name the methods in Allow'];
+      return method === 'HEAD' ? [] : this.#problemBody(response);
+    }
+    const status = String(response.status);
+    const described = operation.responses[status];
+    if (described === undefined) {
+      return [`the document lists ${Object.keys(operation.responses).join(', ')} only`];
+    }
+    statusesSeen.add(`${key.toUpperCase()} ${path} ${status}`);
+    const problems = this.#missingHeaders(described, response);
+    if (method !== 'HEAD')
+      problems.push(...(await this.#bodyProblems(path, key, status, described, response)));
+    if (response.ok && operation.requestBody) {
+      problems.push(...this.#requestProblems(path, key, init));
+    }
+    return problems;
+  }
+
+  #documentedPath(pathname: string): string | undefined {
+    const trimmed = pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname;
+    if (trimmed in this.document.paths) return trimmed;
+    if (/^\/api\/todos\/[^/]+$/.test(trimmed)) return '/api/todos/{id}';
+    return undefined;
+  }
+
+  #missingHeaders(described: Described, response: Response): string[] {
+    return Object.keys(described.headers ?? {})
+      .filter((name) => !response.headers.has(name))
+      .map((name) => `the document says it has the header ${name}, and it has not`);
+  }
+
+  async #bodyProblems(
+    path: string,
+    method: string,
+    status: string,
+    described: Described,
+    response: Response,
+  ) {
+    const mediaType = mediaTypeOf(response.headers.get('content-type'));
+    if (described.content === undefined) {
+      const text = await response.clone().text();
+      return text === '' ? [] : ['the document says it has no body, and it has one'];
+    }
+    if (!(mediaType in described.content)) {
+      return [`its type ${mediaType} is not one of ${Object.keys(described.content).join(', ')}`];
+    }
+    if (!mediaType.endsWith('json')) return [];
+    const validate = this.#validator(
+      pointer('paths', path, method, 'responses', status, 'content', mediaType, 'schema'),
+    );
+    return this.#schemaProblems(validate, await response.clone().json(), 'body');
+  }
+
+  #requestProblems(path: string, method: string, init: RequestInit | undefined): string[] {
+    if (typeof init?.body !== 'string') return [];
+    const validate = this.#validator(
+      pointer('paths', path, method, 'requestBody', 'content', 'application/json', 'schema'),
+    );
+    return this.#schemaProblems(validate, JSON.parse(init.body), 'accepted request body');
+  }
+
+  async #problemBody(response: Response): Promise<string[]> {
+    const validate = this.#validator(pointer('components', 'schemas', 'Problem'));
+    return this.#schemaProblems(validate, await response.clone().json(), 'problem');
+  }
+
+  #schemaProblems(validate: ValidateFunction, value: unknown, what: string): string[] {
+    if (validate(value)) return [];
+    return (validate.errors ?? []).map(
+      (error) =>
+        `${what} ${error.instancePath || '(root)'} ${error.message} (${JSON.stringify(value)})`,
+    );
+  }
+
+  #validator(at: string): ValidateFunction {
+    let validate = this.#validators.get(at);
+    if (validate === undefined) {
+      validate = this.#ajv.compile({ $ref: `openapi#${encodeURI(at)}` });
+      this.#validators.set(at, validate);
+    }
+    return validate;
+  }
+}
+
+/**
+ * `host`, with every answer its services give held to the OpenAPI document made with the same
+ * limits: an answer the document does not describe fails the request that got it.
+ */
+export function checkedAgainstOpenApi(host: TestHost): TestHost {
+  return {
+    ...host,
+    async start(options = {}) {
+      const service = await host.start(options);
+      const openApi = new OpenApiCheck(appConfig(options));
+      return {
+        ...service,
+        async fetch(path, init) {
+          const response = await service.fetch(path, init);
+          const method = (init?.method ?? 'GET').toUpperCase();
+          await openApi.check(method, new URL(path, 'http://localhost'), init, response);
+          return response;
+        },
+      };
+    },
+  };
+}
