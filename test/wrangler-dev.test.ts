@@ -31,6 +31,14 @@ describe('the worker under wrangler dev with a [vars] value it cannot use', () =
     ]);
   });
 
+  it("names the request's id as the problem's instance", async () => {
+    const response = await dev.fetch('/api/todos', { headers: { 'x-request-id': 'ops-42' } });
+    expect([response.headers.get('x-request-id'), (await response.json()).instance]).toEqual([
+      'ops-42',
+      'ops-42',
+    ]);
+  });
+
   it('answers /hello the same way', async () => {
     const response = await dev.fetch('/hello');
     expect(response.status).toBe(500);

@@ -4,6 +4,7 @@ import type { Handler } from '../../handler.ts';
 import { isApiPath } from '../../http/cors.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { Responses } from '../../http/responses.ts';
+import { REQUEST_ID_HEADER, requestIdOf } from '../../http/request-id.ts';
 import { pathOf } from '../../http/routing.ts';
 import { answerAfterBody } from './answer-after-body.ts';
 import { LIST_NAME, type Env } from './env.ts';
@@ -34,7 +35,14 @@ function configOf(env: Env): AppConfig | ConfigError {
 /** Every request's answer while `[vars]` are wrong: the operator sees what to change. */
 function misconfigured(error: ConfigError, request: Request): Response {
   const problem = new HttpProblem(500, `The service is misconfigured. ${error.problems.join(' ')}`);
-  return new Responses(Response).problem(problem, isApiPath(pathOf(request.url)));
+  const requestId = requestIdOf(request);
+  const response = new Responses(Response).problem(
+    problem,
+    isApiPath(pathOf(request.url)),
+    requestId,
+  );
+  response.headers.set(REQUEST_ID_HEADER, requestId);
+  return response;
 }
 
 function route(request: Request, env: Env): Promise<Response> {
