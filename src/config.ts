@@ -15,7 +15,7 @@ export interface AppConfig {
   };
 }
 
-/** The defaults CONTRACT.md names; `config/prod.yaml` keeps them. */
+/** The documented defaults (docs/configuration.md); `config/prod.yaml` keeps them. */
 export const DEFAULT_APP_CONFIG: AppConfig = {
   limits: { maxBodyBytes: 16384, maxTitleLength: 1000, maxItems: 10000 },
   sse: { heartbeatSeconds: 15, replayEvents: 1000, maxClients: 10000 },

@@ -6,7 +6,7 @@ import { methodNotAllowed } from './http/routing.ts';
 
 const MAX_NAME_LENGTH = 100;
 
-/** `GET /hello?name=Ada` greets by name; CONTRACT.md, Other routes. */
+/** `GET /hello?name=Ada` greets by name; docs/api.md, HTTP details. */
 export function addHelloRoute(router: RouterType, responses: Responses): void {
   const hello = (request: IRequest) => {
     // itty's merged query would skip an empty first value; the URL keeps them in order.

@@ -1,4 +1,4 @@
-// What both baselines answer alike, as CONTRACT.md has it: headers, limits, error bodies.
+// What both baselines answer alike, as docs/api.md has it: headers, limits, error bodies.
 
 export const API_HEADERS = {
   'access-control-allow-origin': '*',

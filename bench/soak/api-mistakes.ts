@@ -10,7 +10,7 @@ const post = (headers: Readonly<Record<string, string>>, body: string) => ({
 });
 
 /**
- * A request a client gets wrong, each with the one status CONTRACT.md gives it. A stale
+ * A request a client gets wrong, each with the one status docs/api.md gives it. A stale
  * If-Match needs an item of the caller's own, so it is only made when there is one.
  */
 export function mistake(owned: Owned | undefined, run: string): Call {

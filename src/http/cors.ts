@@ -5,7 +5,7 @@
 export const ALLOW_ORIGIN = '*';
 export const EXPOSE_HEADERS = 'Location, ETag';
 
-/** The headers a preflight adds to those of every API answer, per route as SPEC.md has them. */
+/** The headers a preflight adds to those of every API answer, per route (docs/api.md, CORS). */
 export function preflightHeaders(
   allowMethods: string,
   allowHeaders = 'Content-Type',

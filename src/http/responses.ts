@@ -74,7 +74,7 @@ export class Responses {
   }
 
   /**
-   * The open event stream (CONTRACT.md, Events); proxies must pass it on unbuffered. The
+   * The open event stream (docs/api.md, Live updates); proxies must pass it on unbuffered. The
    * stream's channel builds the response: its body is whatever the host's channel writes to.
    */
   eventStream(channel: { respond(init: ResponseInit): Response }): Response {

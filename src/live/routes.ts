@@ -6,7 +6,7 @@ import { EVENTS_PATH } from './events.ts';
 import type { EventStreams } from './event-streams.ts';
 
 /**
- * `GET /api/sse` (CONTRACT.md, Events). HEAD is refused: a stream has no end to measure.
+ * `GET /api/sse` (docs/api.md, Live updates). HEAD is refused: a stream has no end to measure.
  * A cross-origin client that sends `Last-Event-ID` itself (not EventSource, which may) needs a
  * preflight that allows it.
  */

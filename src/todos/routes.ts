@@ -20,7 +20,7 @@ export interface TodoRouteDeps {
   readonly contentLengthIsExact: boolean;
 }
 
-/** The to-do API: CONTRACT.md sections Items, Request bodies and HTTP details. */
+/** The to-do API: docs/api.md, sections Items, Request bodies and Conditional requests. */
 export function addTodoRoutes(router: RouterType, deps: TodoRouteDeps) {
   const { store, limits, responses, contentLengthIsExact } = deps;
   // The list's ETag is the store's version, so its JSON only needs making once per change.

@@ -89,7 +89,7 @@ const BAD_BODIES: readonly BadBody[] = [
   },
 ];
 
-/** CONTRACT.md, Request bodies: every bad input is refused clearly and changes nothing. */
+/** docs/api.md, Request bodies: every bad input is refused clearly and changes nothing. */
 export function badBodiesSuite(host: TestHost) {
   describe('bad bodies on POST', () => {
     const api = useService(host);

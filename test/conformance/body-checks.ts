@@ -30,7 +30,7 @@ export function streamedBody(text: string, chunkBytes = 1024): RequestInit {
   } as RequestInit;
 }
 
-/** CONTRACT.md, Request bodies: media type, size, capacity and the order of the checks. */
+/** docs/api.md, Request bodies: media type, size, capacity and the order of the checks. */
 export function bodyChecksSuite(host: TestHost) {
   describe('media type', () => {
     const api = useService(host);

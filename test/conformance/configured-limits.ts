@@ -13,7 +13,7 @@ const MAX_TITLE_LENGTH = 6;
 const CAT = '🐈';
 
 /**
- * CONTRACT.md, Request bodies: `limits.maxBodyBytes` and `limits.maxTitleLength` as a
+ * docs/api.md, Request bodies: `limits.maxBodyBytes` and `limits.maxTitleLength` as a
  * deployment sets them, each tested on both sides of its edge.
  */
 export function configuredLimitsSuite(host: TestHost) {

@@ -10,7 +10,7 @@ function expectCors(response: Response) {
   expect(response.headers.get('access-control-allow-credentials')).toBeNull();
 }
 
-/** CONTRACT.md, CORS. */
+/** docs/api.md, CORS. */
 export function corsSuite(host: TestHost) {
   describe('CORS on every /api/ answer', () => {
     const api = useService(host);

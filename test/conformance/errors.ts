@@ -37,7 +37,7 @@ const STORE_REQUESTS: readonly [string, string, RequestInit][] = [
   ['GET /api/sse', '/api/sse', {}],
 ];
 
-/** CONTRACT.md, Errors. */
+/** docs/api.md, Errors. */
 export function errorsSuite(host: TestHost) {
   describe('errors', () => {
     const api = useService(host);
@@ -131,7 +131,7 @@ export function errorsSuite(host: TestHost) {
 }
 
 /**
- * CONTRACT.md, Errors: an unexpected exception. It takes a store that throws, so it runs only
+ * docs/api.md, Errors: an unexpected exception. It takes a store that throws, so it runs only
  * on hosts that can hand the handler one (`TestHost.injects`).
  */
 export function unexpectedFailuresSuite(host: TestHost) {

@@ -3,7 +3,7 @@ import { createTodo } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 import { firstEvent, opened, openStream } from '../support/sse.ts';
 
-/** CONTRACT.md, Events: heartbeats, clients that leave, the limit on streams, shutdown. */
+/** docs/api.md, Live updates: heartbeats, clients that leave, the limit on streams, shutdown. */
 export function eventClientsSuite(host: TestHost) {
   describe('GET /api/sse: heartbeat', () => {
     const api = useService(host, { sse: { heartbeatSeconds: 1 } });

@@ -10,7 +10,7 @@ import {
   unquoted,
 } from '../support/sse.ts';
 
-/** CONTRACT.md, Events: resuming with `Last-Event-ID`, by hand and with an EventSource. */
+/** docs/api.md, Live updates: resuming with `Last-Event-ID`, by hand and with an EventSource. */
 export function eventsResumeSuite(host: TestHost) {
   describe('GET /api/sse: resume', () => {
     const api = useService(host, { sse: { replayEvents: 3 } });

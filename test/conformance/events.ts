@@ -3,7 +3,7 @@ import { createTodo, MISSING_ID, sendJson, snapshot } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 import { firstEvent, opened, sequenceOf, unquoted } from '../support/sse.ts';
 
-/** CONTRACT.md, Events: `GET /api/sse`, its answer, snapshot and changes. */
+/** docs/api.md, Live updates: `GET /api/sse`, its answer, snapshot and changes. */
 export function eventsSuite(host: TestHost) {
   describe('GET /api/sse: the response', () => {
     const api = useService(host);

@@ -15,7 +15,7 @@ function comparableHeaders(response: Response): [string, string][] {
   return [...response.headers].filter(([name]) => !transport.has(name));
 }
 
-/** CONTRACT.md, HTTP details. */
+/** docs/api.md, HTTP details and Conditional requests. */
 export function httpDetailsSuite(host: TestHost) {
   describe('content type and caching', () => {
     const api = useService(host);

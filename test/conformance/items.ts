@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createTodo, MISSING_ID, sendJson, snapshot, UUID } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 
-/** CONTRACT.md, Items, and SPEC.md's routes. */
+/** docs/api.md, Routes and Items. */
 export function itemsSuite(host: TestHost) {
   describe('items', () => {
     const api = useService(host);

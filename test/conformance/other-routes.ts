@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectProblem } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 
-/** CONTRACT.md, Other routes. */
+/** docs/api.md, HTTP details: the greeting and the files of the site. */
 export function otherRoutesSuite(host: TestHost) {
   describe('/hello', () => {
     const api = useService(host);

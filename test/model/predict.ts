@@ -42,7 +42,7 @@ export function statusOf(expected: Expected): number {
   }
 }
 
-/** CONTRACT.md: checks in the order route and id, media type, If-Match, size, body, capacity. */
+/** docs/api.md, The order of the checks: route and id, media type, If-Match, size, body, capacity. */
 export function predict(model: TodoModel, request: WireRequest): Expected {
   const { spec } = request;
   const target = request.pathId === undefined ? undefined : model.find(request.pathId);
@@ -143,7 +143,7 @@ function readFields(model: TodoModel, request: WireRequest): Fields | ExpectedPr
   return { kind: 'fields', title: body.title as string, completed: body.completed === true };
 }
 
-/** The fields CONTRACT.md refuses, as sorted JSON Pointers; `pathId` only for a PUT. */
+/** The fields docs/api.md refuses, as sorted JSON Pointers; `pathId` only for a PUT. */
 function fieldPointers(
   body: Record<string, unknown>,
   pathId: string | undefined,

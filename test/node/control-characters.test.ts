@@ -8,7 +8,7 @@ const codes = (from: number, to: number) =>
   String.fromCharCode(...Array.from({ length: to - from + 1 }, (_, i) => from + i));
 
 /**
- * Every C0 and C1 control, DEL, and the two Unicode line separators. CONTRACT.md asks only
+ * Every C0 and C1 control, DEL, and the two Unicode line separators. docs/api.md asks only
  * that a title have one character that is not whitespace (\u0001 is not), and that it be
  * stored exactly as sent: these are accepted, and must come back unchanged.
  */

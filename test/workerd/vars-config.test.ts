@@ -52,7 +52,7 @@ describe("the worker's [vars]", () => {
     ]);
   });
 
-  it('sets in wrangler.toml the defaults CONTRACT.md names, as config/prod.yaml does', () => {
+  it('sets in wrangler.toml the documented defaults, as config/prod.yaml does', () => {
     const vars = wranglerTomlVars();
     expect(vars).toEqual({
       LIMITS_MAX_BODY_BYTES: 16384,
