@@ -4,6 +4,8 @@
 import { createLogger } from '../src/hosts/node/logger.ts';
 import { DEFAULT_NODE_CONFIG } from '../src/hosts/node/node-config.ts';
 import { startNodeServer } from '../src/hosts/node/server.ts';
+import { openSqliteFile } from '../src/hosts/node/sqlite-file.ts';
+import { openSqliteTodoStore } from '../src/todos/sqlite-store.ts';
 import type { ChildServer } from './child-ipc.ts';
 
 /** The prod profile's settings the soak keeps to. */
@@ -14,10 +16,15 @@ export const PROD_SETTINGS = {
 
 /**
  * The Node host with the prod profile's settings on loopback, with room for every stream the
- * bench opens and a list of `maxItems`. It logs as in prod, to stdout, which the parent reads
- * and drops. Built into dist-bench, it finds no page: only /api is asked for.
+ * bench opens and a list of `maxItems`, kept in the SQLite file `storageFile` if given. It logs
+ * as in prod, to stdout, which the parent reads and drops. Built into dist-bench, it finds no
+ * page: only /api is asked for.
  */
-export async function startNodeHost(maxItems: number): Promise<ChildServer> {
+export async function startNodeHost(maxItems: number, storageFile?: string): Promise<ChildServer> {
+  const database = storageFile === undefined ? undefined : openSqliteFile(storageFile);
+  const durable =
+    database &&
+    openSqliteTodoStore(database, { keepChanges: DEFAULT_NODE_CONFIG.sse.replayEvents });
   const running = await startNodeServer(
     {
       ...DEFAULT_NODE_CONFIG,
@@ -27,11 +34,13 @@ export async function startNodeHost(maxItems: number): Promise<ChildServer> {
       sse: { ...DEFAULT_NODE_CONFIG.sse, maxClients: 10_000 },
     },
     createLogger(DEFAULT_NODE_CONFIG.log),
+    durable,
   );
   const { store, events } = running.app;
   return {
     url: running.url,
     openStreams: () => events.openCount,
     create: (title, completed) => store.create({ title, completed }).todo.id,
+    ...(database && { batch: database.transaction }),
   };
 }

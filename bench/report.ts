@@ -6,6 +6,7 @@ import type { describeMachine } from './results.ts';
 import { scalingTables, summariseScaling } from './scaling-table.ts';
 import { CONNECTIONS, FAN_OUT, fanOutKinds, MAX_ITEMS, type AllRuns } from './sections.ts';
 import { checkTargets, targetsTable } from './targets.ts';
+import { storageTable } from './storage-table.ts';
 import { busyNote, cpuTable, summariseThroughput, throughputTable } from './throughput-table.ts';
 
 /** Every section's figures, medians over the rounds, and the targets checked against them. */
@@ -44,7 +45,7 @@ export function reportText(
       `Loopback, ${placement}; medians of ${rounds} round(s), ratios the median of each round's ratio. ` +
       `Ours: the Node host (startNodeServer), prod profile, a JSON log line per request to stdout, ` +
       `read and dropped by the harness; the baselines do not log. limits.maxItems is ` +
-      `${MAX_ITEMS.toLocaleString('en-US')} for all three servers (prod: 10,000), so POST and the DELETE pool fit.`,
+      `${MAX_ITEMS.toLocaleString('en-US')} for every server (prod: 10,000), so POST and the DELETE pool fit.`,
   ];
   if (sections.includes('throughput')) {
     parts.push(
@@ -56,6 +57,14 @@ export function reportText(
       busyNote(runs.throughput, servers),
       cpuTable(throughput, servers),
     );
+    if (servers.includes('sqlite')) {
+      parts.push(
+        `Storage: "ours, SQLite" is the same host with storage.file set (node:sqlite, WAL, ` +
+          `synchronous = FULL, a fresh file in the temporary folder): every change is committed ` +
+          `to disk before its answer. Reads come from memory in both.`,
+        storageTable(throughput, runs.throughput),
+      );
+    }
   }
   if (sections.includes('fan-out')) {
     parts.push(

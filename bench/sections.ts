@@ -30,9 +30,12 @@ export interface AllRuns {
   readonly itemMemory: ItemMemoryRun[];
 }
 
-/** Fan-out has a baseline in bare node:http only: the Fastify baseline serves no events. */
+/**
+ * Fan-out has a baseline in bare node:http only: the Fastify baseline serves no events, and
+ * storage plays no part in sending them.
+ */
 export const fanOutKinds = (servers: readonly ServerKind[]): ServerKind[] =>
-  servers.filter((kind) => kind !== 'fastify');
+  servers.filter((kind) => kind !== 'fastify' && kind !== 'sqlite');
 
 const FAN_OUT_RUN_SECONDS = 7;
 

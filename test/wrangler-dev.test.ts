@@ -1,17 +1,66 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { conformanceSuite } from './conformance/index.ts';
+import { sendJson, type TodoJson } from './support/api.ts';
+import type { TestService } from './support/hosts.ts';
+import { openStream } from './support/sse.ts';
 import {
   stopWranglerDev,
   WranglerDev,
   wranglerDev,
   wranglerDevAsDeployed,
+  wranglerDevWithSqlite,
 } from './support/wrangler-dev-host.ts';
 import { refusedBodiesSuite } from './workerd/refused-bodies.ts';
 
 conformanceSuite(wranglerDev);
 refusedBodiesSuite(wranglerDev);
 refusedBodiesSuite(wranglerDevAsDeployed);
+conformanceSuite(wranglerDevWithSqlite);
 afterAll(stopWranglerDev);
+
+describe('the worker under wrangler dev with STORAGE = "sqlite", its object evicted', () => {
+  let dev: WranglerDev;
+  beforeAll(async () => {
+    dev = await WranglerDev.started('sqlite evictions', { vars: { STORAGE: 'sqlite' }, env: {} });
+  });
+  beforeEach(() => dev.forget());
+  afterAll(() => dev?.stop());
+
+  const create = async (title: string) =>
+    (await (await dev.fetch('/api/todos', sendJson('POST', { title }))).json()) as TodoJson;
+  const list = async () => (await dev.fetch('/api/todos')).json();
+
+  it('keeps the list, in order', async () => {
+    for (const title of ['a', 'b', 'c']) await create(title);
+    const before = await list();
+    await dev.evict();
+    expect(await list()).toEqual(before);
+  });
+
+  it('resumes a stream with the changes it missed, not a snapshot', async () => {
+    await create('seen');
+    const stream = await openStream(dev as unknown as TestService);
+    const { id: lastId } = await stream.nextEvent();
+    stream.close();
+    const missed = [await create('missed 1'), await create('missed 2')];
+    await dev.evict();
+    const resumed = await openStream(dev as unknown as TestService, {
+      headers: { 'last-event-id': lastId },
+    });
+    const events = [await resumed.nextEvent(), await resumed.nextEvent()];
+    resumed.close();
+    expect(events.map(({ event, data }) => [event, data])).toEqual(
+      missed.map((todo) => ['created', todo]),
+    );
+  });
+
+  it('logs no failure of the runtime', async () => {
+    await create('a');
+    await dev.evict();
+    await list();
+    expect(dev.newFailures()).toEqual([]);
+  });
+});
 
 describe('the worker under wrangler dev with a [vars] value it cannot use', () => {
   let dev: WranglerDev;

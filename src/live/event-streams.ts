@@ -51,7 +51,7 @@ export class EventStreams implements EventStreamStats {
     this.#store = store;
     this.#maxClients = settings.maxClients;
     this.#openChannel = openChannel;
-    this.#replay = new ReplayBuffer(store.version, settings.replayEvents);
+    this.#replay = new ReplayBuffer(store.history(), settings.replayEvents);
     this.#heartbeat = new Heartbeat(settings.heartbeatSeconds, (bytes) => this.#sendAll(bytes));
     store.subscribe((change) => {
       this.#replay.record(change);

@@ -1,3 +1,4 @@
+import type { ChangeHistory } from '../todos/store.ts';
 import type { ChangeEvent } from './events.ts';
 
 /**
@@ -11,10 +12,14 @@ export class ReplayBuffer {
   /** The id of the list just before the oldest change kept. */
   #baseId: string;
 
-  /** `startId` is the version of the list now; `limit` how many changes to keep (0: none). */
-  constructor(startId: string, limit: number) {
-    this.#baseId = startId;
+  /**
+   * `history` holds the changes kept from before this run of the server (none without durable
+   * storage); `limit` is how many changes to keep (0: none).
+   */
+  constructor(history: ChangeHistory, limit: number) {
+    this.#baseId = history.baseId;
     this.#limit = limit;
+    for (const change of history.changes) this.record(change);
   }
 
   record(change: ChangeEvent): void {

@@ -1,4 +1,5 @@
 import { describe, it } from 'vitest';
+import { aspectsFor } from './aspects.ts';
 import type { TestHost } from '../support/hosts.ts';
 import { ModelCommand, runSequence, type Aspect } from './runner.ts';
 import type { CommandSpec, Condition, Sending, Target } from './spec.ts';
@@ -137,12 +138,14 @@ const REGRESSIONS: readonly Regression[] = [
 
 export function modelRegressionSuite(host: TestHost): void {
   describe('sequences kept from shrunk failures', () => {
-    it.each(REGRESSIONS)('$name', ({ aspect, commands }) =>
-      runSequence(
-        host,
-        aspect,
-        commands.map((spec) => new ModelCommand(spec)),
-      ),
+    it.each(REGRESSIONS.filter(({ aspect }) => aspectsFor(host).includes(aspect)))(
+      '$name',
+      ({ aspect, commands }) =>
+        runSequence(
+          host,
+          aspect,
+          commands.map((spec) => new ModelCommand(spec)),
+        ),
     );
   });
 }

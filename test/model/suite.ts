@@ -1,5 +1,6 @@
 import { describe, it } from 'vitest';
 import type { TestHost } from '../support/hosts.ts';
+import { aspectsFor } from './aspects.ts';
 import { modelRegressionSuite } from './regressions.ts';
 import { checkAgainstModel, type Aspect } from './runner.ts';
 import { modelSettings, type RunBudget } from './settings.ts';
@@ -19,7 +20,7 @@ export function modelBasedSuite(host: TestHost, budget: RunBudget): void {
   describe(`${host.name} against the reference model`, () => {
     if (settings.fuzz) console.log(`${host.name}: fast-check seed ${settings.seed}`);
 
-    it.each(TESTS)(
+    it.each(TESTS.filter(([, aspect]) => aspectsFor(host).includes(aspect)))(
       '%s',
       async (title, aspect) => {
         const started = performance.now();

@@ -100,6 +100,13 @@ describe('configuration errors', () => {
     expect(stderr).toContain('"log.format" must be one of pretty, json');
   });
 
+  it('stops at a storage file that is not a path', async () => {
+    const { stderr } = await failsWith((yaml) => yaml.replace(/file: null.*/, 'file: 5'));
+    expect(stderr).toContain(
+      '"storage.file" must be a file path, or null to keep the list in memory only; it is 5.',
+    );
+  });
+
   it('stops at broken YAML, naming the file', async () => {
     const { stderr, file } = await failsWith('limits:\n  maxItems: [1, 2\n');
     expect(stderr).toContain(file);

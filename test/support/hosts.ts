@@ -1,9 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { createApp, type App } from '../../src/app.ts';
 import { DEFAULT_APP_CONFIG, type AppConfig } from '../../src/config.ts';
 import { fileAssets } from '../../src/hosts/node/file-assets.ts';
 import { PROJECT_ROOT } from '../../src/hosts/node/project-root.ts';
 import { startNodeServer } from '../../src/hosts/node/server.ts';
+import { openSqliteFile } from '../../src/hosts/node/sqlite-file.ts';
+import { openSqliteTodoStore } from '../../src/todos/sqlite-store.ts';
 import type { TodoStore } from '../../src/todos/store.ts';
 import { recordingLogger } from './log-lines.ts';
 import { nodeConfig, SILENT } from './node-server.ts';
@@ -57,6 +62,45 @@ export function appConfig(options: ServiceOptions): AppConfig {
   return {
     limits: { ...DEFAULT_APP_CONFIG.limits, ...options.limits },
     sse: { ...DEFAULT_APP_CONFIG.sse, ...options.sse },
+  };
+}
+
+/**
+ * A fresh SQLite file for one service, and the store kept in it; the file goes with `close`.
+ * A service given a store of the test's own uses that instead.
+ */
+export function sqliteStoreFor(options: ServiceOptions): { store: TodoStore; close(): void } {
+  if (options.store) return { store: options.store, close: () => {} };
+  const dir = mkdtempSync(join(tmpdir(), 'todo-sqlite-'));
+  const database = openSqliteFile(join(dir, 'todos.sqlite'));
+  const store = openSqliteTodoStore(database, {
+    keepChanges: appConfig(options).sse.replayEvents,
+  });
+  return {
+    store,
+    close: () => {
+      database.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `host` with the list kept in a SQLite file of its own for every service. */
+export function withSqlite(host: TestHost): TestHost {
+  return {
+    ...host,
+    name: `${host.name}, the list kept in SQLite`,
+    async start(options = {}) {
+      const storage = sqliteStoreFor(options);
+      const service = await host.start({ ...options, store: storage.store });
+      return {
+        ...service,
+        async close() {
+          await service.close();
+          storage.close();
+        },
+      };
+    },
   };
 }
 

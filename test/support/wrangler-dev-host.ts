@@ -112,11 +112,20 @@ export class WranglerDev {
     return lines.filter((line) => FAILURE_LINE.test(line) && !line.includes(FORGET_REASON));
   }
 
-  /** Drops the object from memory, as an eviction does: the next request meets a new one. */
-  async forget(): Promise<void> {
-    const response = await this.fetch(TEST_PATHS.forget, { method: 'POST' });
+  /** Drops the object from memory and wipes its storage: the next request meets an empty list. */
+  forget(): Promise<void> {
+    return this.#testCall(TEST_PATHS.forget);
+  }
+
+  /** Drops the object from memory, as an eviction does, keeping what it stored. */
+  evict(): Promise<void> {
+    return this.#testCall(TEST_PATHS.evict);
+  }
+
+  async #testCall(path: string): Promise<void> {
+    const response = await this.fetch(path, { method: 'POST' });
     if (response.status !== 204) {
-      throw new Error(`forget answered ${response.status}: ${await response.text()}`);
+      throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
     }
   }
 
@@ -180,7 +189,11 @@ const pool = new WranglerDevPool();
  * workerd. A test fails if wrangler's output shows the runtime failing a request while the test
  * ran, whatever the client was answered.
  */
-function wranglerDevHost(name: string, env: Record<string, string>): TestHost {
+function wranglerDevHost(
+  name: string,
+  env: Record<string, string>,
+  vars: Record<string, string> = {},
+): TestHost {
   return {
     name,
     injects: false,
@@ -191,7 +204,7 @@ function wranglerDevHost(name: string, env: Record<string, string>): TestHost {
           'The worker under wrangler dev builds its own store and reports its own errors.',
         );
       }
-      const dev = await pool.take({ vars: varsOf(options), env });
+      const dev = await pool.take({ vars: { ...vars, ...varsOf(options) }, env });
       return {
         fetch: (path, init) => dev.fetch(path, init),
         streamStats: () => dev.streamStats(),
@@ -218,6 +231,13 @@ export const wranglerDev = wranglerDevHost(
 export const wranglerDevAsDeployed = wranglerDevHost(
   'workerd under wrangler dev, without its development-only body draining',
   { WRANGLER_DISABLE_REQUEST_BODY_DRAINING: 'true' },
+);
+
+/** `wrangler dev` with the list kept in the object's SQLite storage (`STORAGE = "sqlite"`). */
+export const wranglerDevWithSqlite = wranglerDevHost(
+  'workerd under wrangler dev, the list kept in SQLite',
+  {},
+  { STORAGE: 'sqlite' },
 );
 
 /** Stops every `wrangler dev` process the tests started; fails on a failure logged late. */

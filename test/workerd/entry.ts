@@ -8,8 +8,14 @@ import { FORGET_REASON, TEST_PATHS } from './test-paths.ts';
  */
 export class TodoListObject extends ListObject {
   /** Drops the object from memory, as an eviction does: the next request meets a new one. */
-  forget(): void {
+  evict(): void {
     this.ctx.abort(FORGET_REASON);
+  }
+
+  /** Evicts the object with its storage wiped: the next request meets an empty list. */
+  async forget(): Promise<void> {
+    await this.ctx.storage.deleteAll();
+    this.evict();
   }
 
   /** What the object still holds for event clients, as `TestService.streamStats` gives it. */
@@ -29,13 +35,14 @@ function listObject(env: Env) {
 export default {
   async fetch(request, env) {
     const path = new URL(request.url).pathname;
-    if (path === TEST_PATHS.forget) {
+    if (path === TEST_PATHS.forget || path === TEST_PATHS.evict) {
+      const object = listObject(env);
       // The call fails by design, with the reason it gave: the object it runs in is aborted.
-      await listObject(env)
-        .forget()
-        .catch((error: unknown) => {
+      await (path === TEST_PATHS.forget ? object.forget() : object.evict()).catch(
+        (error: unknown) => {
           if (!String(error).includes(FORGET_REASON)) throw error;
-        });
+        },
+      );
       return new Response(null, { status: 204 });
     }
     if (path === TEST_PATHS.streamStats) {

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { unstable_getMiniflareWorkerOptions } from 'wrangler';
 import { ConfigError, DEFAULT_APP_CONFIG } from '../../src/config.ts';
-import { appConfigFromVars } from '../../src/hosts/workerd/vars-config.ts';
+import { appConfigFromVars, workerConfigFromVars } from '../../src/hosts/workerd/vars-config.ts';
 
 /** `wrangler.toml`'s `[vars]`, read the way `wrangler dev` reads them. */
 function wranglerTomlVars(): Record<string, unknown> {
@@ -61,7 +61,38 @@ describe("the worker's [vars]", () => {
       SSE_HEARTBEAT_SECONDS: 15,
       SSE_REPLAY_EVENTS: 1000,
       SSE_MAX_CLIENTS: 10000,
+      STORAGE: 'memory',
     });
     expect(appConfigFromVars(vars)).toEqual(DEFAULT_APP_CONFIG);
+  });
+});
+
+describe('STORAGE in [vars]', () => {
+  const storageProblems = (vars: Record<string, unknown>) => {
+    try {
+      workerConfigFromVars(vars);
+      return [];
+    } catch (error) {
+      if (error instanceof ConfigError) return error.problems;
+      throw error;
+    }
+  };
+
+  it('keeps the list in memory when STORAGE is left out', () => {
+    expect(workerConfigFromVars({}).storage).toBe('memory');
+  });
+
+  it('keeps the list in SQLite with STORAGE = "sqlite"', () => {
+    expect(workerConfigFromVars({ STORAGE: 'sqlite' }).storage).toBe('sqlite');
+  });
+
+  it('refuses any other STORAGE, naming the choices', () => {
+    expect(storageProblems({ STORAGE: 'disk' })).toEqual([
+      '[vars] STORAGE must be one of memory, sqlite; it is "disk".',
+    ]);
+  });
+
+  it('reports a bad STORAGE with the other problems at once', () => {
+    expect(storageProblems({ STORAGE: 1, LIMITS_MAX_ITEMS: 0 })).toHaveLength(2);
   });
 });

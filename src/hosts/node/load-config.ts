@@ -21,7 +21,8 @@ export function parseProfile(args: readonly string[]): Profile | { error: string
 }
 
 /**
- * Reads `<configDir>/<profile>.yaml` over the defaults, then `PORT` and `HOST` from `env`.
+ * Reads `<configDir>/<profile>.yaml` over the defaults, then `PORT`, `HOST` and `STORAGE_FILE`
+ * from `env`.
  * Every problem found is reported at once, and nothing is returned half-checked.
  */
 export function loadConfig(configDir: string, profile: string, env: NodeJS.ProcessEnv): NodeConfig {
@@ -119,7 +120,9 @@ function mergeChecked(
 }
 
 function readEnvOverrides(env: NodeJS.ProcessEnv, problems: string[]): Partial<NodeConfig> {
-  const overrides: { host?: string; port?: number } = {};
+  const overrides: { host?: string; port?: number; storage?: NodeConfig['storage'] } = {};
+  // Set and empty means memory, so a deployment can switch storage off without editing YAML.
+  if (env.STORAGE_FILE !== undefined) overrides.storage = { file: env.STORAGE_FILE || null };
   if (env.PORT !== undefined) {
     const port = /^\d{1,5}$/.test(env.PORT) ? Number(env.PORT) : NaN;
     if (port <= 65535) overrides.port = port;

@@ -1,9 +1,11 @@
 import { join } from 'node:path';
 import { ConfigError, loadConfig, parseProfile } from './load-config.ts';
+import { openFileStore, type FileStore } from './file-store.ts';
 import { helpText } from './help.ts';
 import { createLogger } from './logger.ts';
 import { PROJECT_ROOT } from './project-root.ts';
 import { startNodeServer } from './server.ts';
+import { StorageFileError } from './sqlite-file.ts';
 import { exitOnSignals } from './shutdown.ts';
 
 const args = process.argv.slice(2);
@@ -29,16 +31,40 @@ try {
 }
 
 const logger = createLogger(config.log);
-const running = await startNodeServer(config, logger).catch((error: NodeJS.ErrnoException) => {
-  if (error.syscall !== 'listen') throw error;
-  const reason = error.code === 'EADDRINUSE' ? 'the port is in use' : error.message;
+let fileStore: FileStore | undefined;
+try {
+  fileStore = openFileStore(config, logger);
+} catch (error) {
+  if (!(error instanceof StorageFileError)) throw error;
   logger.fatal(
-    `The service did not start: cannot listen on ${config.host}:${config.port}: ${reason}. ` +
-      `Set PORT or HOST, or change ${join(configDir, `${profile}.yaml`)}.`,
+    `The service did not start: ${error.message}. ` +
+      `Set STORAGE_FILE, or change storage.file in ${join(configDir, `${profile}.yaml`)}.`,
   );
   process.exit(1);
-});
+}
+const running = await startNodeServer(config, logger, fileStore?.store).catch(
+  (error: NodeJS.ErrnoException) => {
+    if (error.syscall !== 'listen') throw error;
+    const reason = error.code === 'EADDRINUSE' ? 'the port is in use' : error.message;
+    logger.fatal(
+      `The service did not start: cannot listen on ${config.host}:${config.port}: ${reason}. ` +
+        `Set PORT or HOST, or change ${join(configDir, `${profile}.yaml`)}.`,
+    );
+    process.exit(1);
+  },
+);
 // Signals are handled before readiness is announced: a supervisor that stops the service as
 // soon as it reads this line must get a graceful shutdown, not the default kill.
-exitOnSignals(running, logger);
-logger.info({ profile, url: running.url }, `listening on ${running.url}`);
+exitOnSignals(
+  {
+    close: async () => {
+      await running.close();
+      fileStore?.close();
+    },
+  },
+  logger,
+);
+logger.info(
+  { profile, url: running.url, storage: fileStore?.file ?? 'memory' },
+  `listening on ${running.url}`,
+);

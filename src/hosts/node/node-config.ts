@@ -19,6 +19,10 @@ export interface NodeConfig extends AppConfig {
   readonly host: string;
   readonly port: number;
   readonly log: { readonly level: LogLevel; readonly format: LogFormat };
+  readonly storage: {
+    /** The SQLite file that keeps the list across restarts; null keeps it in memory only. */
+    readonly file: string | null;
+  };
   readonly server: {
     /** Time a client has to send all request headers (slow-header attacks). */
     readonly headersTimeoutMs: number;
@@ -46,6 +50,7 @@ export const DEFAULT_NODE_CONFIG: NodeConfig = {
   host: '0.0.0.0',
   port: 8080,
   log: { level: 'info', format: 'json' },
+  storage: { file: null },
   server: {
     headersTimeoutMs: 10000,
     requestTimeoutMs: 30000,
@@ -63,10 +68,16 @@ const nonEmptyString: Rule = {
 
 const milliseconds = (min: number) => integer(min, MAX_TIMER_MS);
 
+const fileOrNothing: Rule = {
+  expected: 'a file path, or null to keep the list in memory only',
+  accepts: (value) => value === null || nonEmptyString.accepts(value),
+};
+
 export const NODE_CONFIG_RULES: RulesOf<NodeConfig> = {
   host: nonEmptyString,
   port: integer(0, 65535),
   log: { level: oneOf(LOG_LEVELS), format: oneOf(LOG_FORMATS) },
+  storage: { file: fileOrNothing },
   limits: APP_CONFIG_RULES.limits,
   sse: APP_CONFIG_RULES.sse,
   server: {

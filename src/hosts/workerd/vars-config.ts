@@ -43,3 +43,33 @@ function numberOf(value: unknown): unknown {
 function shown(value: unknown): string {
   return JSON.stringify(value) ?? String(value);
 }
+
+export const STORAGE_KINDS = ['memory', 'sqlite'] as const;
+export type StorageKind = (typeof STORAGE_KINDS)[number];
+
+/** What the worker and its object read from `[vars]`. */
+export interface WorkerConfig {
+  readonly app: AppConfig;
+  /** `STORAGE`: where the object keeps the list; `sqlite` survives eviction and deploys. */
+  readonly storage: StorageKind;
+}
+
+/** The handler's settings and `STORAGE`, every problem with either reported at once. */
+export function workerConfigFromVars(vars: Readonly<Record<string, unknown>>): WorkerConfig {
+  const problems: string[] = [];
+  let app: AppConfig | undefined;
+  try {
+    app = appConfigFromVars(vars);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(...error.problems);
+  }
+  const storage = vars.STORAGE ?? 'memory';
+  if (!STORAGE_KINDS.includes(storage as StorageKind)) {
+    problems.push(
+      `[vars] STORAGE must be one of ${STORAGE_KINDS.join(', ')}; it is ${shown(vars.STORAGE)}.`,
+    );
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { app: app!, storage: storage as StorageKind };
+}

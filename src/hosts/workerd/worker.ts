@@ -1,5 +1,5 @@
 import { createSite } from '../../app.ts';
-import { ConfigError, type AppConfig } from '../../config.ts';
+import { ConfigError } from '../../config.ts';
 import type { Handler } from '../../handler.ts';
 import { isApiPath } from '../../http/cors.ts';
 import { HttpProblem } from '../../http/problem.ts';
@@ -8,20 +8,20 @@ import { REQUEST_ID_HEADER, requestIdOf } from '../../http/request-id.ts';
 import { pathOf } from '../../http/routing.ts';
 import { answerAfterBody } from './answer-after-body.ts';
 import { LIST_NAME, type Env } from './env.ts';
-import { appConfigFromVars } from './vars-config.ts';
+import { workerConfigFromVars, type WorkerConfig } from './vars-config.ts';
 import { workersAssets } from './workers-assets.ts';
 
 export { TodoListObject } from './todo-list-object.ts';
 
 /** This isolate's configuration, read from `[vars]` once, or what is wrong with them. */
-let config: AppConfig | ConfigError | undefined;
+let config: WorkerConfig | ConfigError | undefined;
 /** This isolate's handler for what needs no list: `/hello` and `public/`. */
 let site: Handler | undefined;
 
-function configOf(env: Env): AppConfig | ConfigError {
+function configOf(env: Env): WorkerConfig | ConfigError {
   if (config !== undefined) return config;
   try {
-    config = appConfigFromVars(env);
+    config = workerConfigFromVars(env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     config = error;
@@ -53,7 +53,7 @@ function route(request: Request, env: Env): Promise<Response> {
   if (isApiPath(pathOf(request.url))) {
     const list = env.TODO_LIST.get(env.TODO_LIST.idFromName(LIST_NAME));
     // One byte over the limit is all the object's handler needs to refuse a body.
-    const needed = config.limits.maxBodyBytes + 1;
+    const needed = config.app.limits.maxBodyBytes + 1;
     return answerAfterBody(request, (forwarded) => list.fetch(forwarded), needed);
   }
   site ??= createSite({ assets: workersAssets(env.ASSETS) });

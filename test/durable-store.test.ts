@@ -1,0 +1,128 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { createApp } from '../src/app.ts';
+import { DEFAULT_APP_CONFIG } from '../src/config.ts';
+import { openSqliteFile } from '../src/hosts/node/sqlite-file.ts';
+import type { SqlDatabase } from '../src/todos/sql-database.ts';
+import { openSqliteTodoStore } from '../src/todos/sqlite-store.ts';
+import { expectProblem, sendJson, type TodoJson } from './support/api.ts';
+import { openStream } from './support/sse.ts';
+
+const freshFile = () => join(mkdtempSync(join(tmpdir(), 'todo-store-')), 'todos.sqlite');
+
+/** The handler over the list kept in `db`, as a test service; `replayEvents` as configured. */
+function appOn(db: SqlDatabase, replayEvents = DEFAULT_APP_CONFIG.sse.replayEvents) {
+  const store = openSqliteTodoStore(db, { keepChanges: replayEvents });
+  const config = { ...DEFAULT_APP_CONFIG, sse: { ...DEFAULT_APP_CONFIG.sse, replayEvents } };
+  const app = createApp({ config, store, host: { reportError: () => {} } });
+  onTestFinished(() => app.close());
+  return {
+    app,
+    fetch: (path: string, init?: RequestInit) =>
+      app.fetch(new Request(new URL(path, 'http://localhost'), init)),
+  };
+}
+
+function opened(file: string) {
+  const db = openSqliteFile(file);
+  onTestFinished(() => db.close());
+  return db;
+}
+
+/** `db`, whose writes fail while `failing` is set, as a full disk makes them. */
+function failingWrites(db: SqlDatabase) {
+  const control = { failing: false };
+  const wrapped: SqlDatabase = {
+    all: (sql, ...params) => db.all(sql, ...params),
+    run(sql, ...params) {
+      if (control.failing) throw new Error('database or disk is full');
+      db.run(sql, ...params);
+    },
+    transaction: (work) => db.transaction(work),
+  };
+  return { db: wrapped, control };
+}
+
+describe('the list kept in SQLite', () => {
+  it('answers a create it could not store with a generic 500', async () => {
+    const { db, control } = failingWrites(opened(freshFile()));
+    const service = appOn(db);
+    control.failing = true;
+    const problem = await expectProblem(
+      await service.fetch('/api/todos', sendJson('POST', { title: 'Buy milk' })),
+      500,
+    );
+    expect(problem.detail).not.toContain('disk');
+  });
+
+  it('changes nothing and announces nothing when a write fails', async () => {
+    const { db, control } = failingWrites(opened(freshFile()));
+    const service = appOn(db);
+    await service.fetch('/api/todos', sendJson('POST', { title: 'kept' }));
+    const before = await (await service.fetch('/api/todos')).text();
+    const stream = await openStream(service as never);
+    await stream.nextEvent(); // the snapshot
+    control.failing = true;
+    await service.fetch('/api/todos', sendJson('POST', { title: 'lost' }));
+    control.failing = false;
+    await service.fetch('/api/todos', sendJson('POST', { title: 'after' }));
+    const next = await stream.nextEvent();
+    stream.close();
+    expect([
+      (next.data as TodoJson).title,
+      await (await service.fetch('/api/todos')).text(),
+    ]).toEqual(['after', before.replace(/]$/, `,${JSON.stringify(next.data)}]`)]);
+  });
+
+  it('goes on with the same run and the next sequence when opened again', async () => {
+    const file = freshFile();
+    const first = appOn(opened(file));
+    await first.fetch('/api/todos', sendJson('POST', { title: 'a' }));
+    const etag = (await first.fetch('/api/todos')).headers.get('etag')!;
+    first.app.close();
+    const second = appOn(opened(file));
+    await second.fetch('/api/todos', sendJson('POST', { title: 'b' }));
+    const [run, sequence] = etag.slice(1, -1).split('.');
+    expect((await second.fetch('/api/todos')).headers.get('etag')).toBe(
+      `"${run}.${Number(sequence) + 1}"`,
+    );
+  });
+
+  it('keeps only the latest sse.replayEvents changes: an older id gets a snapshot', async () => {
+    const file = freshFile();
+    const first = appOn(opened(file), 2);
+    const ids: string[] = [];
+    for (const title of ['a', 'b', 'c', 'd']) {
+      await first.fetch('/api/todos', sendJson('POST', { title }));
+      ids.push((await first.fetch('/api/todos')).headers.get('etag')!.slice(1, -1));
+    }
+    first.app.close();
+    const second = appOn(opened(file), 2);
+    const stream = await openStream(second as never, { headers: { 'last-event-id': ids[0]! } });
+    const event = await stream.nextEvent();
+    stream.close();
+    expect(event.event).toBe('snapshot');
+  });
+
+  it('replays the kept changes after an id it still holds', async () => {
+    const file = freshFile();
+    const first = appOn(opened(file), 2);
+    const ids: string[] = [];
+    for (const title of ['a', 'b', 'c', 'd']) {
+      await first.fetch('/api/todos', sendJson('POST', { title }));
+      ids.push((await first.fetch('/api/todos')).headers.get('etag')!.slice(1, -1));
+    }
+    first.app.close();
+    const second = appOn(opened(file), 2);
+    const stream = await openStream(second as never, { headers: { 'last-event-id': ids[2]! } });
+    const event = await stream.nextEvent();
+    stream.close();
+    expect([event.event, event.id, (event.data as TodoJson).title]).toEqual([
+      'created',
+      ids[3],
+      'd',
+    ]);
+  });
+});

@@ -1,0 +1,171 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TodoJson } from '../support/api.ts';
+import type { TestService } from '../support/hosts.ts';
+import { openStream, type SseEvent, type StreamReader } from '../support/sse.ts';
+import { ServiceProcess } from '../support/service-process.ts';
+
+const started: ServiceProcess[] = [];
+afterEach(() => started.splice(0).forEach((service) => service.stop()));
+
+/** The built service with its list kept in `file`, as `npm start` runs it. */
+async function startOn(file: string) {
+  const process = new ServiceProcess([], { STORAGE_FILE: file });
+  started.push(process);
+  const url = await process.url();
+  const service = { fetch: (path: string, init?: RequestInit) => fetch(new URL(path, url), init) };
+  return { process, service: service as TestService };
+}
+
+const freshFile = () => join(mkdtempSync(join(tmpdir(), 'todo-restart-')), 'todos.sqlite');
+
+/**
+ * The events a client reads before it drops off, `count` of them, the snapshot included: the
+ * changes after those it misses, as a client on a train does.
+ */
+async function eventsBeforeLeaving(stream: StreamReader, count: number): Promise<SseEvent[]> {
+  const seen: SseEvent[] = [];
+  while (seen.length < count) seen.push(await stream.nextEvent());
+  stream.close();
+  return seen;
+}
+
+/**
+ * Three clients creating items one after another on their own connections, until `stop`. Each
+ * keeps, in order, the items it was answered 201 for; `sent` has every title sent.
+ */
+function creating(service: TestService) {
+  const acknowledged: TodoJson[][] = [[], [], []];
+  const sent = new Set<string>();
+  let stopped = false;
+  const clients = acknowledged.map(async (mine, client) => {
+    for (let n = 0; !stopped; n += 1) {
+      const title = `client ${client} item ${n}`;
+      sent.add(title);
+      try {
+        const response = await service.fetch('/api/todos', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ title }),
+        });
+        if (response.status === 201) mine.push((await response.json()) as TodoJson);
+      } catch {
+        return; // the server is gone
+      }
+    }
+  });
+  return {
+    acknowledged,
+    sent,
+    count: () => acknowledged.reduce((total, mine) => total + mine.length, 0),
+    async stop() {
+      stopped = true;
+      await Promise.all(clients);
+    },
+  };
+}
+
+/** Items in list order, applying `events` (a snapshot, then changes) as a client does. */
+function applied(events: readonly SseEvent[]): TodoJson[] {
+  const items = new Map<string, TodoJson>();
+  for (const { event, data } of events) {
+    if (event === 'snapshot') {
+      items.clear();
+      for (const todo of data as TodoJson[]) items.set(todo.id, todo);
+    } else if (event === 'deleted') items.delete((data as TodoJson).id);
+    else items.set((data as TodoJson).id, data as TodoJson);
+  }
+  return [...items.values()];
+}
+
+describe.each(['SIGKILL', 'SIGTERM'] as const)(
+  'the list kept in SQLite, %s mid-traffic',
+  (signal) => {
+    /** A service stopped by `signal` while three clients create and a stream follows. */
+    const stoppedMidTraffic = async () => {
+      const file = freshFile();
+      const first = await startOn(file);
+      const stream = await openStream(first.service);
+      const traffic = creating(first.service);
+      const seen = await eventsBeforeLeaving(stream, 20);
+      await expect.poll(traffic.count, { timeout: 10_000 }).toBeGreaterThanOrEqual(60);
+      first.process.child.kill(signal);
+      await first.process.exited;
+      await traffic.stop();
+      const second = await startOn(file);
+      const list = (await (await second.service.fetch('/api/todos')).json()) as TodoJson[];
+      return { traffic, seen, list, service: second.service };
+    };
+
+    it('keeps every create that was answered 201, each client in its order', async () => {
+      const { traffic, list } = await stoppedMidTraffic();
+      for (const mine of traffic.acknowledged) {
+        expect(list.filter((todo) => mine.some((acked) => acked.id === todo.id))).toEqual(mine);
+      }
+    });
+
+    it('holds no item that is not whole, nor more than the creates in flight', async () => {
+      const { traffic, list } = await stoppedMidTraffic();
+      for (const todo of list) {
+        expect(Object.keys(todo)).toEqual(['id', 'title', 'completed']);
+        expect([traffic.sent.has(todo.title), todo.completed]).toEqual([true, false]);
+      }
+      expect(list.length - traffic.count()).toBeLessThanOrEqual(traffic.acknowledged.length);
+    });
+
+    it('resumes a stream from its last event id with the changes it missed, not a snapshot', async () => {
+      // The client left after 20 events, and at least 40 more were acknowledged after.
+      const { seen, service } = await stoppedMidTraffic();
+      const lastId = seen.at(-1)!.id;
+      const resumed = await openStream(service, { headers: { 'last-event-id': lastId } });
+      const after: SseEvent[] = [];
+      const marker = (await (
+        await service.fetch('/api/todos', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ title: 'after the restart' }),
+        })
+      ).json()) as TodoJson;
+      do after.push(await resumed.nextEvent());
+      while ((after.at(-1)!.data as TodoJson).id !== marker.id);
+      resumed.close();
+      const list = (await (await service.fetch('/api/todos')).json()) as TodoJson[];
+      expect(after.filter(({ event }) => event === 'snapshot')).toEqual([]);
+      expect(applied([...seen, ...after])).toEqual(list);
+    });
+  },
+);
+
+describe('the storage file', () => {
+  it('stops the start with a message naming a file that cannot be made', async () => {
+    const process = new ServiceProcess([], { STORAGE_FILE: '/nonexistent-folder/todos.sqlite' });
+    started.push(process);
+    expect((await process.exited).code).toBe(1);
+    expect(process.stdout).toContain(
+      'cannot use the storage file /nonexistent-folder/todos.sqlite',
+    );
+  });
+
+  it('says where the list is kept when it starts', async () => {
+    const file = freshFile();
+    const { process } = await startOn(file);
+    expect(process.stdout).toContain(`"storage":"${file}"`);
+  });
+
+  it('stops the start with a message naming a path that is a folder', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'todo-folder-'));
+    const process = new ServiceProcess([], { STORAGE_FILE: folder });
+    started.push(process);
+    expect((await process.exited).code).toBe(1);
+    expect(process.stdout).toContain(`cannot use the storage file ${folder}`);
+  });
+
+  it('keeps the list in memory when STORAGE_FILE is set but empty', async () => {
+    const process = new ServiceProcess([], { STORAGE_FILE: '' });
+    started.push(process);
+    await process.url();
+    expect(process.stdout).toContain('"storage":"memory"');
+  });
+});
