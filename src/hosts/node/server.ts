@@ -18,6 +18,11 @@ import { drain } from './shutdown.ts';
 
 const HEALTH_PATH = '/healthz';
 
+const IN_FLIGHT = Symbol('requests in flight');
+const LAST_ANSWER = Symbol('the answer to the last request');
+/** A connection with the count of its requests not yet answered, and the last one's answer. */
+type QueuedSocket = Socket & { [IN_FLIGHT]?: number; [LAST_ANSWER]?: Promise<Response> };
+
 export interface RunningServer {
   readonly url: string;
   readonly app: App;
@@ -65,9 +70,11 @@ export async function startNodeServer(
 
   let draining = false;
   // Never rejects: the adapter would answer a rejection with the error's stack as the body.
-  const answer = async (request: Request): Promise<Response> => {
+  const answer = async (request: Request, socket: QueuedSocket): Promise<Response> => {
     const started = performance.now();
     const response = await app.fetch(request);
+    // The last answer is kept only while a later request may have to wait for it.
+    if ((socket[IN_FLIGHT]! -= 1) === 0) socket[LAST_ANSWER] = undefined;
     try {
       // A refused body is left unread: closing the connection stops Node reading the rest.
       // While draining, closing after each answer lets keep-alive clients go elsewhere.
@@ -91,12 +98,16 @@ export async function startNodeServer(
   // Node hands over all the requests pipelined on a connection at once and only orders their
   // answers. RFC 9112 (9.3.2) lets a server work on pipelined requests together only when all
   // are safe: a GET sent after a POST must see what the POST did. So a request waits until the
-  // one before it on its connection has its answer.
-  const lastOnConnection = new WeakMap<Socket, Promise<Response>>();
+  // one before it on its connection has its answer. Most connections have one request in
+  // flight at a time: such a request is answered at once, with nothing to look up or chain.
   const adapter = createServerAdapter<{ req: IncomingMessage }>((request, { req }) => {
-    const before = lastOnConnection.get(req.socket);
-    const answered = before ? before.then(() => answer(request)) : answer(request);
-    lastOnConnection.set(req.socket, answered);
+    const socket = req.socket as QueuedSocket;
+    const waitFor = socket[IN_FLIGHT] ? socket[LAST_ANSWER] : undefined;
+    socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 0) + 1;
+    const answered = waitFor
+      ? waitFor.then(() => answer(request, socket))
+      : answer(request, socket);
+    socket[LAST_ANSWER] = answered;
     return answered;
   });
 
