@@ -47,7 +47,7 @@ const METRICS: readonly Metric[] = [
   metric('serverCpuMsPerChange', 'server CPU per change (ms)', format.fixed(2)),
   metric(
     'clientCpuMsPerChange',
-    'client CPU per change, 1,000 sockets read (ms)',
+    'client CPU per change, every socket read (ms)',
     format.fixed(2),
     false,
   ),

@@ -31,7 +31,8 @@ export async function startNodeHost(maxItems: number, storageFile?: string): Pro
       host: '127.0.0.1',
       port: 0,
       limits: { ...DEFAULT_NODE_CONFIG.limits, maxItems },
-      sse: { ...DEFAULT_NODE_CONFIG.sse, maxClients: 10_000 },
+      // Raised over prod's 10,000 so the fan-out's 10,000 streams and its warm-up all fit.
+      sse: { ...DEFAULT_NODE_CONFIG.sse, maxClients: 20_000 },
     },
     createLogger(DEFAULT_NODE_CONFIG.log),
     durable,

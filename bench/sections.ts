@@ -18,7 +18,7 @@ import { runThroughput, throughputRunSeconds, type ThroughputRun } from './throu
 export const CONNECTIONS = 50;
 /** Raised from prod's 10,000 for all three servers alike, so POST and the DELETE pool fit. */
 export const MAX_ITEMS = 1_000_000;
-export const FAN_OUT: FanOutSettings = { streams: 1000, changes: 200, warmUpChanges: 20 };
+export const FAN_OUT: FanOutSettings = { streams: 10_000, changes: 100, warmUpChanges: 10 };
 /** Opens and closes a few streams first, so the memory measured is not code being compiled. */
 const FAN_OUT_WARM_UP: FanOutSettings = { streams: 50, changes: 10, warmUpChanges: 0 };
 const ITEMS_FOR_MEMORY = 10_000;
@@ -37,7 +37,7 @@ export interface AllRuns {
 export const fanOutKinds = (servers: readonly ServerKind[]): ServerKind[] =>
   servers.filter((kind) => kind !== 'fastify' && kind !== 'sqlite');
 
-const FAN_OUT_RUN_SECONDS = 7;
+const FAN_OUT_RUN_SECONDS = 20;
 
 /** How many steps the run has, and how long they should take. */
 export function planRun(options: BenchOptions): { steps: number; seconds: number } {
