@@ -1,0 +1,162 @@
+// A minimal reproduction of what @whatwg-node/server costs per request on node:http, against
+// the same trivial JSON echo written for bare node:http and for Fastify. It needs nothing but
+// the three packages (npm i @whatwg-node/server fastify autocannon) and Node 22.15 or newer:
+//
+//   node docs/adapter-costs/repro.mjs [seconds=5] [rounds=3]
+//
+// Each server runs in a child process of its own on 127.0.0.1, pinned to core 1 when taskset
+// exists, while autocannon (50 connections) runs here; the figure is the server's own CPU time
+// (user + system) per request, so a noisy machine moves it less than requests per second.
+import { fork, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+
+const BODY = JSON.stringify({ title: 'Water the plants', completed: false });
+const ANSWER = JSON.stringify({
+  id: '5f0c2a4e-8b1d-4c3e-9a7f-1d2e3f4a5b6c',
+  title: 'Water the plants',
+  completed: false,
+});
+const HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+
+/** Each server reads the JSON body of POST /echo, parses it, and answers 201 with a JSON item. */
+const SERVERS = {
+  async bare() {
+    return createServer((req, res) => {
+      const chunks = [];
+      req.on('data', (chunk) => chunks.push(chunk));
+      req.on('end', () => {
+        JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        res.writeHead(201, { ...HEADERS, 'content-length': Buffer.byteLength(ANSWER) });
+        res.end(ANSWER);
+      });
+    });
+  },
+  // The bare server again, sending the body as the adapter does: write(), then end().
+  async 'bare, write + end'() {
+    return createServer((req, res) => {
+      const chunks = [];
+      req.on('data', (chunk) => chunks.push(chunk));
+      req.on('end', () => {
+        JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        res.writeHead(201, { ...HEADERS, 'content-length': Buffer.byteLength(ANSWER) });
+        res.write(ANSWER);
+        res.end();
+      });
+    });
+  },
+  async fastify() {
+    const { default: Fastify } = await import('fastify');
+    const app = Fastify();
+    app.post('/echo', async (request, reply) => {
+      void request.body;
+      return reply.code(201).headers(HEADERS).send(ANSWER);
+    });
+    await app.ready();
+    return app.server;
+  },
+  async adapter() {
+    const { createServerAdapter, Response } = await import('@whatwg-node/server');
+    const adapter = createServerAdapter(async (request) => {
+      JSON.parse(await request.text());
+      return new Response(ANSWER, { status: 201, headers: HEADERS });
+    });
+    return createServer(adapter);
+  },
+  // The adapter as it would be if sendNodeResponse sent a body of known length with one
+  // end(body), as Fastify does, instead of write(body) and then end(): a shim holds the write
+  // and hands it to end. Node corks the socket on write() and sends on the next tick (writev);
+  // end(body) writes at once.
+  async 'adapter, end(body)'() {
+    const { createServerAdapter, Response } = await import('@whatwg-node/server');
+    const adapter = createServerAdapter(async (request) => {
+      JSON.parse(await request.text());
+      return new Response(ANSWER, { status: 201, headers: HEADERS });
+    });
+    return createServer((req, res) => {
+      const { write, end } = res;
+      let held;
+      res.write = (chunk) => ((held = chunk), true);
+      res.end = (...args) =>
+        held === undefined ? end.apply(res, args) : ((res.write = write), end.call(res, held));
+      return adapter(req, res);
+    });
+  },
+  // The same, reading the body as the handler of this project does when Node frames it.
+  async 'adapter, arrayBuffer'() {
+    const { createServerAdapter, Response } = await import('@whatwg-node/server');
+    const decoder = new TextDecoder();
+    const adapter = createServerAdapter(async (request) => {
+      JSON.parse(decoder.decode(await request.arrayBuffer()));
+      return new Response(ANSWER, { status: 201, headers: HEADERS });
+    });
+    return createServer(adapter);
+  },
+};
+
+if (process.argv[2] === '--serve') {
+  const server = await SERVERS[process.argv[3]]();
+  server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+  process.on('message', () => {
+    const { user, system } = process.cpuUsage();
+    process.send({ cpuMs: (user + system) / 1000 });
+  });
+  process.once('disconnect', () => process.exit(0));
+} else {
+  const { default: autocannon } = await import('autocannon');
+  const seconds = Number(process.argv[2] ?? 5);
+  const rounds = Number(process.argv[3] ?? 3);
+  const pinned = spawnSync('taskset', ['-c', '1', 'true']).status === 0;
+  const script = fileURLToPath(import.meta.url);
+  const ask = (child) => new Promise((resolve) => child.once('message', resolve));
+
+  const measure = async (name) => {
+    const child = pinned
+      ? fork(script, ['--serve', name], {
+          execPath: 'taskset',
+          execArgv: ['-c', '1', process.execPath],
+        })
+      : fork(script, ['--serve', name]);
+    const { port } = await ask(child);
+    const load = (duration) =>
+      autocannon({
+        url: `http://127.0.0.1:${port}/echo`,
+        connections: 50,
+        duration,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: BODY,
+      });
+    await load(1); // warm-up
+    child.send('cpu');
+    const before = (await ask(child)).cpuMs;
+    const result = await load(seconds);
+    child.send('cpu');
+    const after = (await ask(child)).cpuMs;
+    child.disconnect();
+    const requests = result.requests.total;
+    return {
+      rps: result.requests.average,
+      cpuUs: ((after - before) * 1000) / requests,
+      non2xx: result.non2xx,
+    };
+  };
+
+  const figures = Object.fromEntries(Object.keys(SERVERS).map((name) => [name, []]));
+  for (let round = 1; round <= rounds; round += 1) {
+    for (const name of Object.keys(SERVERS)) figures[name].push(await measure(name));
+  }
+  const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+  const fastify = median(figures.fastify.map((run) => run.cpuUs));
+  console.log(
+    `Node ${process.version}, ${seconds} s x ${rounds} rounds, server ${pinned ? 'on core 1' : 'unpinned'}`,
+  );
+  console.log('server                 req/s    CPU µs/request   Fastify CPU / this');
+  for (const [name, runs] of Object.entries(figures)) {
+    const cpuUs = median(runs.map((run) => run.cpuUs));
+    const rps = median(runs.map((run) => run.rps));
+    console.log(
+      `${name.padEnd(22)} ${String(Math.round(rps)).padStart(6)}   ${cpuUs.toFixed(1).padStart(14)}   ${(fastify / cpuUs).toFixed(2).padStart(18)}`,
+    );
+  }
+}
