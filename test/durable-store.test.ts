@@ -90,7 +90,11 @@ describe('the list kept in SQLite', () => {
     );
   });
 
-  it('keeps only the latest sse.replayEvents changes: an older id gets a snapshot', async () => {
+  /**
+   * Creates a, b, c and d on a list that keeps 2 changes, then opens it again: the ids of
+   * the four changes, and the first event of a stream that resumes from the `from`th.
+   */
+  const resumedAfterReopening = async (from: number) => {
     const file = freshFile();
     const first = appOn(opened(file), 2);
     const ids: string[] = [];
@@ -100,25 +104,18 @@ describe('the list kept in SQLite', () => {
     }
     first.app.close();
     const second = appOn(opened(file), 2);
-    const stream = await openStream(second as never, { headers: { 'last-event-id': ids[0]! } });
+    const stream = await openStream(second as never, { headers: { 'last-event-id': ids[from]! } });
     const event = await stream.nextEvent();
     stream.close();
-    expect(event.event).toBe('snapshot');
+    return { ids, event };
+  };
+
+  it('keeps only the latest sse.replayEvents changes: an older id gets a snapshot', async () => {
+    expect((await resumedAfterReopening(0)).event.event).toBe('snapshot');
   });
 
   it('replays the kept changes after an id it still holds', async () => {
-    const file = freshFile();
-    const first = appOn(opened(file), 2);
-    const ids: string[] = [];
-    for (const title of ['a', 'b', 'c', 'd']) {
-      await first.fetch('/api/todos', sendJson('POST', { title }));
-      ids.push((await first.fetch('/api/todos')).headers.get('etag')!.slice(1, -1));
-    }
-    first.app.close();
-    const second = appOn(opened(file), 2);
-    const stream = await openStream(second as never, { headers: { 'last-event-id': ids[2]! } });
-    const event = await stream.nextEvent();
-    stream.close();
+    const { ids, event } = await resumedAfterReopening(2);
     expect([event.event, event.id, (event.data as TodoJson).title]).toEqual([
       'created',
       ids[3],
