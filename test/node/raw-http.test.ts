@@ -47,7 +47,8 @@ describe('the Node host on the wire', () => {
     const [head] = reply.split('\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 413 /);
     expect(head).toMatch(/\r\nConnection: close(\r\n|$)/i);
-    expect(reply).not.toContain('408');
+    // Only the 413 was sent: Node's own 408 for the unread body never follows it.
+    expect(reply).not.toMatch(/HTTP\/1\.1 408 /);
   });
 
   it('tells a keep-alive client to close once shutdown has begun', async () => {
