@@ -114,6 +114,27 @@ describe('the list kept in SQLite', () => {
     expect((await resumedAfterReopening(0)).event.event).toBe('snapshot');
   });
 
+  it('sends a snapshot, not a replay with a gap, to a client that resumes across a run that kept no changes', async () => {
+    const file = freshFile();
+    const first = appOn(opened(file), 5);
+    for (const title of ['a', 'b', 'c']) {
+      await first.fetch('/api/todos', sendJson('POST', { title }));
+    }
+    const lastSeen = (await first.fetch('/api/todos')).headers.get('etag')!.slice(1, -1);
+    first.app.close();
+    const keepingNone = appOn(opened(file), 0);
+    await keepingNone.fetch('/api/todos', sendJson('POST', { title: 'missed' }));
+    keepingNone.app.close();
+    const third = appOn(opened(file), 5);
+    const list = await (await third.fetch('/api/todos')).json();
+    const stream = await openStream(third as never, { headers: { 'last-event-id': lastSeen } });
+    // Something to send, should the opening wrongly hold no event.
+    await third.fetch('/api/todos', sendJson('POST', { title: 'e' }));
+    const event = await stream.nextEvent();
+    stream.close();
+    expect([event.event, event.data]).toEqual(['snapshot', list]);
+  });
+
   it('replays the kept changes after an id it still holds', async () => {
     const { ids, event } = await resumedAfterReopening(2);
     expect([event.event, event.id, (event.data as TodoJson).title]).toEqual([

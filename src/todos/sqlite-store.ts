@@ -58,18 +58,30 @@ function storedList(db: SqlDatabase, keepChanges: number): StoredList {
       todo: { id, title, completed: completed === 1 },
       version,
     }));
-  const changes = db
-    .all<ChangeRow>(
+  const changes = unbrokenUpTo(
+    sequence,
+    db.all<ChangeRow>(
       'SELECT sequence, type, todo FROM changes WHERE sequence > ? ORDER BY sequence',
       sequence - keepChanges,
-    )
-    .map((row) => ({
-      type: row.type,
-      id: eventIdOf({ run, sequence: row.sequence }),
-      todo: JSON.parse(row.todo) as Todo,
-    }));
+    ),
+  ).map((row) => ({
+    type: row.type,
+    id: eventIdOf({ run, sequence: row.sequence }),
+    todo: JSON.parse(row.todo) as Todo,
+  }));
   const baseId = eventIdOf({ run, sequence: sequence - changes.length });
   return { run, sequence, items, history: { baseId, changes } };
+}
+
+/**
+ * The rows, oldest first, that lead without a gap up to `sequence`. A run with
+ * `sse.replayEvents` at 0 stores no changes, so rows from before it would skip its changes:
+ * replaying them would hand a client a list with changes missing.
+ */
+function unbrokenUpTo(sequence: number, rows: readonly ChangeRow[]): readonly ChangeRow[] {
+  let first = rows.length;
+  while (first > 0 && rows[first - 1]!.sequence === sequence - (rows.length - first)) first -= 1;
+  return rows.slice(first);
 }
 
 function write(db: SqlDatabase, change: ChangeEvent, sequence: number, keepChanges: number) {
