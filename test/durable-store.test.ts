@@ -12,11 +12,18 @@ import { openStream } from './support/sse.ts';
 
 const freshFile = () => join(mkdtempSync(join(tmpdir(), 'todo-store-')), 'todos.sqlite');
 
-/** The handler over the list kept in `db`, as a test service; `replayEvents` as configured. */
-function appOn(db: SqlDatabase, replayEvents = DEFAULT_APP_CONFIG.sse.replayEvents) {
+/**
+ * The handler over the list kept in `db`, as a test service; `replayEvents` as configured;
+ * unexpected errors go to `reportError`.
+ */
+function appOn(
+  db: SqlDatabase,
+  replayEvents = DEFAULT_APP_CONFIG.sse.replayEvents,
+  reportError: (error: unknown) => void = () => {},
+) {
   const store = openSqliteTodoStore(db, { keepChanges: replayEvents });
   const config = { ...DEFAULT_APP_CONFIG, sse: { ...DEFAULT_APP_CONFIG.sse, replayEvents } };
-  const app = createApp({ config, store, host: { reportError: () => {} } });
+  const app = createApp({ config, store, host: { reportError } });
   onTestFinished(() => app.close());
   return {
     app,
@@ -88,6 +95,38 @@ describe('the list kept in SQLite', () => {
     expect((await second.fetch('/api/todos')).headers.get('etag')).toBe(
       `"${run}.${Number(sequence) + 1}"`,
     );
+  });
+
+  /** Two services opened on one file, each keeping `replayEvents` changes; the first creates. */
+  const twoServicesOnOneFile = async (replayEvents: number) => {
+    const file = freshFile();
+    const errors: unknown[] = [];
+    const first = appOn(opened(file), replayEvents);
+    const second = appOn(opened(file), replayEvents, (error) => errors.push(error));
+    await first.fetch('/api/todos', sendJson('POST', { title: 'first' }));
+    const refused = await second.fetch('/api/todos', sendJson('POST', { title: 'second' }));
+    return { file, errors, refused };
+  };
+
+  it.each([0, 1000])(
+    'answers 500 to a write after another service changed the same file (replayEvents %i)',
+    async (replayEvents) => {
+      const { refused } = await twoServicesOnOneFile(replayEvents);
+      await expectProblem(refused, 500);
+    },
+  );
+
+  it('keeps only the first service’s item when a second one writes to the same file', async () => {
+    const { file } = await twoServicesOnOneFile(0);
+    const titles = (
+      (await (await appOn(opened(file)).fetch('/api/todos')).json()) as TodoJson[]
+    ).map((todo) => todo.title);
+    expect(titles).toEqual(['first']);
+  });
+
+  it('says in the log that another service writes to the same file', async () => {
+    const { errors } = await twoServicesOnOneFile(1000);
+    expect(String(errors[0])).toContain('another service');
   });
 
   /**
