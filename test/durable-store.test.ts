@@ -12,11 +12,18 @@ import { openStream } from './support/sse.ts';
 
 const freshFile = () => join(mkdtempSync(join(tmpdir(), 'todo-store-')), 'todos.sqlite');
 
-/** The handler over the list kept in `db`, as a test service; `replayEvents` as configured. */
-function appOn(db: SqlDatabase, replayEvents = DEFAULT_APP_CONFIG.sse.replayEvents) {
+/**
+ * The handler over the list kept in `db`, as a test service; `replayEvents` as configured;
+ * unexpected errors go to `reportError`.
+ */
+function appOn(
+  db: SqlDatabase,
+  replayEvents = DEFAULT_APP_CONFIG.sse.replayEvents,
+  reportError: (error: unknown) => void = () => {},
+) {
   const store = openSqliteTodoStore(db, { keepChanges: replayEvents });
   const config = { ...DEFAULT_APP_CONFIG, sse: { ...DEFAULT_APP_CONFIG.sse, replayEvents } };
-  const app = createApp({ config, store, host: { reportError: () => {} } });
+  const app = createApp({ config, store, host: { reportError } });
   onTestFinished(() => app.close());
   return {
     app,
@@ -90,6 +97,38 @@ describe('the list kept in SQLite', () => {
     );
   });
 
+  /** Two services opened on one file, each keeping `replayEvents` changes; the first creates. */
+  const twoServicesOnOneFile = async (replayEvents: number) => {
+    const file = freshFile();
+    const errors: unknown[] = [];
+    const first = appOn(opened(file), replayEvents);
+    const second = appOn(opened(file), replayEvents, (error) => errors.push(error));
+    await first.fetch('/api/todos', sendJson('POST', { title: 'first' }));
+    const refused = await second.fetch('/api/todos', sendJson('POST', { title: 'second' }));
+    return { file, errors, refused };
+  };
+
+  it.each([0, 1000])(
+    'answers 500 to a write after another service changed the same file (replayEvents %i)',
+    async (replayEvents) => {
+      const { refused } = await twoServicesOnOneFile(replayEvents);
+      await expectProblem(refused, 500);
+    },
+  );
+
+  it('keeps only the first service’s item when a second one writes to the same file', async () => {
+    const { file } = await twoServicesOnOneFile(0);
+    const titles = (
+      (await (await appOn(opened(file)).fetch('/api/todos')).json()) as TodoJson[]
+    ).map((todo) => todo.title);
+    expect(titles).toEqual(['first']);
+  });
+
+  it('says in the log that another service writes to the same file', async () => {
+    const { errors } = await twoServicesOnOneFile(1000);
+    expect(String(errors[0])).toContain('another service');
+  });
+
   /**
    * Creates a, b, c and d on a list that keeps 2 changes, then opens it again: the ids of
    * the four changes, and the first event of a stream that resumes from the `from`th.
@@ -112,6 +151,27 @@ describe('the list kept in SQLite', () => {
 
   it('keeps only the latest sse.replayEvents changes: an older id gets a snapshot', async () => {
     expect((await resumedAfterReopening(0)).event.event).toBe('snapshot');
+  });
+
+  it('sends a snapshot, not a replay with a gap, to a client that resumes across a run that kept no changes', async () => {
+    const file = freshFile();
+    const first = appOn(opened(file), 5);
+    for (const title of ['a', 'b', 'c']) {
+      await first.fetch('/api/todos', sendJson('POST', { title }));
+    }
+    const lastSeen = (await first.fetch('/api/todos')).headers.get('etag')!.slice(1, -1);
+    first.app.close();
+    const keepingNone = appOn(opened(file), 0);
+    await keepingNone.fetch('/api/todos', sendJson('POST', { title: 'missed' }));
+    keepingNone.app.close();
+    const third = appOn(opened(file), 5);
+    const list = await (await third.fetch('/api/todos')).json();
+    const stream = await openStream(third as never, { headers: { 'last-event-id': lastSeen } });
+    // Something to send, should the opening wrongly hold no event.
+    await third.fetch('/api/todos', sendJson('POST', { title: 'e' }));
+    const event = await stream.nextEvent();
+    stream.close();
+    expect([event.event, event.data]).toEqual(['snapshot', list]);
   });
 
   it('replays the kept changes after an id it still holds', async () => {

@@ -11,6 +11,11 @@ const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS changes (sequence INTEGER PRIMARY KEY, type TEXT NOT NULL, todo TEXT NOT NULL)',
 ];
 
+const SHARED_STORAGE =
+  'The stored list was changed by another service since this one started: another service ' +
+  'keeps its list in the same storage. Run one service per storage file, and restart this ' +
+  'one to load the list as it is now.';
+
 interface TodoRow {
   id: string;
   title: string;
@@ -51,29 +56,52 @@ function storedList(db: SqlDatabase, keepChanges: number): StoredList {
     run = crypto.randomUUID().slice(0, 8);
     setState(db, 'run', run);
   }
-  const sequence = Number(stateOf(db, 'sequence') ?? 0);
+  const stored = stateOf(db, 'sequence');
+  if (stored === undefined) setState(db, 'sequence', '0');
+  const sequence = Number(stored ?? 0);
   const items = db
     .all<TodoRow>('SELECT id, title, completed, version FROM todos ORDER BY rowid')
     .map(({ id, title, completed, version }) => ({
       todo: { id, title, completed: completed === 1 },
       version,
     }));
-  const changes = db
-    .all<ChangeRow>(
+  const changes = unbrokenUpTo(
+    sequence,
+    db.all<ChangeRow>(
       'SELECT sequence, type, todo FROM changes WHERE sequence > ? ORDER BY sequence',
       sequence - keepChanges,
-    )
-    .map((row) => ({
-      type: row.type,
-      id: eventIdOf({ run, sequence: row.sequence }),
-      todo: JSON.parse(row.todo) as Todo,
-    }));
+    ),
+  ).map((row) => ({
+    type: row.type,
+    id: eventIdOf({ run, sequence: row.sequence }),
+    todo: JSON.parse(row.todo) as Todo,
+  }));
   const baseId = eventIdOf({ run, sequence: sequence - changes.length });
   return { run, sequence, items, history: { baseId, changes } };
 }
 
+/**
+ * The rows, oldest first, that lead without a gap up to `sequence`. A run with
+ * `sse.replayEvents` at 0 stores no changes, so rows from before it would skip its changes:
+ * replaying them would hand a client a list with changes missing.
+ */
+function unbrokenUpTo(sequence: number, rows: readonly ChangeRow[]): readonly ChangeRow[] {
+  let first = rows.length;
+  while (first > 0 && rows[first - 1]!.sequence === sequence - (rows.length - first)) first -= 1;
+  return rows.slice(first);
+}
+
 function write(db: SqlDatabase, change: ChangeEvent, sequence: number, keepChanges: number) {
   const { type, todo, id: version } = change;
+  // Each write moves the sequence on from the one this store last wrote. If it has moved
+  // already, another service has the same storage open and holds a different list in memory:
+  // writing would make the two lists part ways, so the write fails instead.
+  const moved = db.all(
+    "UPDATE list_state SET value = ? WHERE key = 'sequence' AND value = ? RETURNING value",
+    String(sequence),
+    String(sequence - 1),
+  );
+  if (moved.length === 0) throw new Error(SHARED_STORAGE);
   if (type === 'created') {
     db.run(
       'INSERT INTO todos (id, title, completed, version) VALUES (?, ?, ?, ?)',
@@ -93,7 +121,6 @@ function write(db: SqlDatabase, change: ChangeEvent, sequence: number, keepChang
   } else {
     db.run('DELETE FROM todos WHERE id = ?', todo.id);
   }
-  setState(db, 'sequence', String(sequence));
   if (keepChanges === 0) return;
   db.run(
     'INSERT INTO changes (sequence, type, todo) VALUES (?, ?, ?)',

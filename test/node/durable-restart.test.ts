@@ -154,6 +154,13 @@ describe('the storage file', () => {
     expect(process.stdout).toContain(`"storage":"${file}"`);
   });
 
+  it('writes nothing to stderr from start to stop, on every supported Node', async () => {
+    const { process } = await startOn(freshFile());
+    process.child.kill('SIGTERM');
+    await process.exited;
+    expect(process.stderr).toBe('');
+  });
+
   it('stops the start with a message naming a path that is a folder', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'todo-folder-'));
     const process = new ServiceProcess([], { STORAGE_FILE: folder });

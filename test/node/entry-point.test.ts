@@ -32,6 +32,14 @@ describe('starting the service', () => {
     expect([response.status, await response.json()]).toEqual([200, []]);
   });
 
+  it('writes nothing to stderr from start to stop, on every supported Node', async () => {
+    const service = start();
+    await service.url();
+    service.child.kill('SIGTERM');
+    await service.exited;
+    expect(service.stderr).toBe('');
+  });
+
   it('starts the dev profile when given dev', async () => {
     const service = start(['dev']);
     await service.url();

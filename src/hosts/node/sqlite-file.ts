@@ -1,5 +1,6 @@
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { SqlDatabase, SqlValue } from '../../todos/sql-database.ts';
+import { nodeSqlite } from './node-sqlite.ts';
 
 /** Why the storage file cannot be used, in words an operator can act on. */
 export class StorageFileError extends Error {
@@ -22,9 +23,10 @@ export interface SqliteFile extends SqlDatabase {
  * out is never lost, not even to a power cut, and readers never wait for a writer.
  */
 export function openSqliteFile(file: string): SqliteFile {
+  const sqlite = nodeSqlite();
   let db: DatabaseSync;
   try {
-    db = new DatabaseSync(file);
+    db = new sqlite.DatabaseSync(file);
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;');
     // Takes the write lock: a read-only file or folder fails here, not on the first create.
     db.exec('BEGIN IMMEDIATE; COMMIT;');
