@@ -1,11 +1,16 @@
-import type { IRequest, RouteEntry } from 'itty-router';
+import type { IRequest, RequestHandler, RouteEntry } from 'itty-router';
 import { HttpProblem } from './problem.ts';
 
-/** Answers a request by its route; undefined when no route answers it. */
-export type RouteTable = (request: IRequest, ...args: unknown[]) => Promise<Response | undefined>;
+/** Answers a request by its route, handing its handlers `requestId`; undefined when none does. */
+export type RouteTable = (request: IRequest, requestId: string) => Promise<Response | undefined>;
 
 /** Paths `new URL` keeps as they are: no dot segments, escapes, or characters it would encode. */
 const PLAIN_PATH = /^\/[\w\-~/]*$/;
+
+interface Route {
+  readonly pattern: RegExp;
+  readonly handlers: readonly RequestHandler[];
+}
 
 /**
  * itty-router's routes, matched as its `fetch` matches them: the first route whose method (or
@@ -14,24 +19,25 @@ const PLAIN_PATH = /^\/[\w\-~/]*$/;
  * time: the path is cut out of the URL, which is parsed only for a Host or a path not met before.
  * No route reads `request.query`, so it is not filled in.
  */
-export function routeTable(routes: readonly RouteEntry[]): RouteTable {
-  const anyMethod = routes.filter(([method]) => method === 'ALL');
-  const byMethod = new Map(
-    routes.map(([method]) => [
-      method,
-      routes.filter(([other]) => other === method || other === 'ALL'),
-    ]),
-  );
+export function routeTable(entries: readonly RouteEntry[]): RouteTable {
+  const routesFor = (method: string): readonly Route[] =>
+    entries
+      .filter(([other]) => other === method || other === 'ALL')
+      .map(([, pattern, handlers]) => ({ pattern, handlers }));
+  const anyMethod = routesFor('ALL');
+  const byMethod = new Map(entries.map(([method]) => [method, routesFor(method)]));
   const pathOf = pathFinder();
 
-  return async (request, ...args) => {
+  return async (request, requestId) => {
     const path = pathOf(request.url);
-    for (const [, pattern, handlers] of byMethod.get(request.method) ?? anyMethod) {
+    const routes = byMethod.get(request.method) ?? anyMethod;
+    for (let index = 0; index < routes.length; index += 1) {
+      const { pattern, handlers } = routes[index]!;
       const match = pattern.exec(path);
       if (match === null) continue;
       request.params = match.groups ?? {};
       for (const handler of handlers) {
-        const response: unknown = await handler(request, ...args);
+        const response: unknown = await handler(request, requestId);
         if (response != null) return response as Response;
       }
     }
