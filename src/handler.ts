@@ -4,6 +4,7 @@ import { isApiPath } from './http/cors.ts';
 import { HttpProblem } from './http/problem.ts';
 import { Responses } from './http/responses.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id.ts';
+import { routeTable } from './http/route-table.ts';
 import { pathOf } from './http/routing.ts';
 
 export type Handler = (request: Request) => Promise<Response>;
@@ -28,28 +29,22 @@ export function createHandler(
     return responses.problem(failure, api, requestId);
   };
 
-  // HEAD is routed like GET; its body is dropped here, errors included.
-  const dropBodyOfHead = (response: Response, request: IRequest) =>
-    request.method === 'HEAD' ? responses.headOf(response) : response;
-
-  const router = Router({ catch: answerError, finally: [dropBodyOfHead] });
+  const router = Router();
   addRoutes(router, responses);
+  const route = routeTable(router.routes);
+  const nowhere = () => new HttpProblem(404, 'Nothing is at this path.');
 
   return async (request) => {
     const requestId = requestIdOf(request);
     let response: Response;
     try {
-      response = await router.fetch(request, requestId);
+      response =
+        (await route(request as IRequest, requestId)) ?? answerError(nowhere(), request, requestId);
     } catch (error) {
-      // itty parses the URL before its own error handling, so a URL no parser accepts (a
-      // Host header such as "a b" makes one) lands here; checked only now, as it is rare.
-      const badUrl = !URL.canParse(request.url);
-      response = answerError(
-        badUrl ? new HttpProblem(400, 'The request URL or its Host header is not valid.') : error,
-        request,
-        requestId,
-      );
+      response = answerError(error, request, requestId);
     }
+    // HEAD is routed like GET; its body is dropped here, errors included.
+    if (request.method === 'HEAD') response = await responses.headOf(response);
     response.headers.set(REQUEST_ID_HEADER, requestId);
     return response;
   };

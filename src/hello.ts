@@ -9,8 +9,10 @@ const MAX_NAME_LENGTH = 100;
 /** `GET /hello?name=Ada` greets by name; docs/api.md, HTTP details. */
 export function addHelloRoute(router: RouterType, responses: Responses): void {
   const hello = (request: IRequest) => {
-    // itty's merged query would skip an empty first value; the URL keeps them in order.
-    const name = new URL(request.url).searchParams.get('name')?.trim() ?? '';
+    // The URL, not a merged query, keeps an empty first value first; most URLs have no query.
+    const name = request.url.includes('?')
+      ? (new URL(request.url).searchParams.get('name')?.trim() ?? '')
+      : '';
     const length = countCodePoints(name);
     if (length > MAX_NAME_LENGTH) {
       throw new HttpProblem(

@@ -82,6 +82,19 @@ const SERVERS = {
       return adapter(req, res);
     });
   },
+  // The adapter with Node's own AbortController for each request's signal, in place of its
+  // lazy stand-in (an EventTarget subclass behind a Proxy): its option __useCustomAbortCtrl.
+  async 'adapter, native signal'() {
+    const { createServerAdapter, Response } = await import('@whatwg-node/server');
+    const adapter = createServerAdapter(
+      async (request) => {
+        JSON.parse(await request.text());
+        return new Response(ANSWER, { status: 201, headers: HEADERS });
+      },
+      { __useCustomAbortCtrl: false },
+    );
+    return createServer(adapter);
+  },
   // The same, reading the body as the handler of this project does when Node frames it.
   async 'adapter, arrayBuffer'() {
     const { createServerAdapter, Response } = await import('@whatwg-node/server');

@@ -41,9 +41,9 @@ function apiHeaders(contentType: string | undefined, extra?: HeaderRecord): Head
 export class Responses {
   constructor(private readonly ResponseImpl: ResponseClass) {}
 
-  /** A JSON answer under `/api/`, `body` already serialised. */
-  apiJson(status: number, body: string, headers?: HeaderRecord): Response {
-    return new this.ResponseImpl(body, {
+  /** A JSON answer under `/api/`, `body` already serialised (and perhaps encoded). */
+  apiJson(status: number, body: string | Uint8Array, headers?: HeaderRecord): Response {
+    return new this.ResponseImpl(body as BodyInit, {
       status,
       headers: apiHeaders(JSON_TYPE, headers),
     });

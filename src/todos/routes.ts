@@ -12,6 +12,7 @@ import { parseTodoFields, type BodyIntent } from './validate.ts';
 const COLLECTION = '/api/todos';
 const ITEM = '/api/todos/:id';
 const CREATE: BodyIntent = { kind: 'create' };
+const utf8 = new TextEncoder();
 
 export interface TodoRouteDeps {
   readonly store: TodoStore;
@@ -23,8 +24,10 @@ export interface TodoRouteDeps {
 /** The to-do API: docs/api.md, sections Items, Request bodies and Conditional requests. */
 export function addTodoRoutes(router: RouterType, deps: TodoRouteDeps) {
   const { store, limits, responses, contentLengthIsExact } = deps;
-  // The list's ETag is the store's version, so its JSON only needs making once per change.
-  let listCache = { version: '', body: '' };
+  // The list's ETag is the store's version, so its JSON only needs making, and encoding, once
+  // per change: a host can send the bytes as they are, where a string is measured and encoded
+  // again for every answer.
+  let listCache: { version: string; body: Uint8Array } = { version: '', body: new Uint8Array(0) };
   const collectionPreflight = preflightHeaders('GET, POST, OPTIONS');
   const itemPreflight = preflightHeaders('PUT, DELETE, OPTIONS');
 
@@ -64,7 +67,7 @@ export function addTodoRoutes(router: RouterType, deps: TodoRouteDeps) {
       return responses.apiEmpty(304, { etag });
     }
     if (listCache.version !== store.version) {
-      listCache = { version: store.version, body: JSON.stringify(store.list()) };
+      listCache = { version: store.version, body: utf8.encode(JSON.stringify(store.list())) };
     }
     return responses.apiJson(200, listCache.body, { etag });
   };

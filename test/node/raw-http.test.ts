@@ -38,6 +38,37 @@ describe('the Node host on the wire', () => {
     },
   );
 
+  it('answers a bad Host header with 400 after serving a good one', async () => {
+    const good = `GET /api/todos HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`;
+    expect(await exchange(running.url, good)).toMatch(/^HTTP\/1\.1 200 /);
+    const reply = await exchange(
+      running.url,
+      `GET /api/todos HTTP/1.1\r\nHost: x:99999\r\nConnection: close\r\n\r\n`,
+    );
+    expect(reply).toMatch(/^HTTP\/1\.1 400 /);
+    expect(reply).toContain('application/problem+json');
+  });
+
+  it('routes a path with dot segments as the path they resolve to', async () => {
+    const reply = await exchange(
+      running.url,
+      `GET /api/x/../todos HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    );
+    expect(reply).toMatch(/^HTTP\/1\.1 200 /);
+    expect(reply.split('\r\n\r\n')[1]).toBe('[]');
+  });
+
+  it.each([1, 2])(
+    'routes request %i with a Host holding a backslash by the path the URL parser finds',
+    async (count) => {
+      const request = `GET /api/todos HTTP/1.1\r\nHost: x\\api\r\nConnection: close\r\n\r\n`;
+      let reply = '';
+      for (let sent = 0; sent < count; sent += 1) reply = await exchange(running.url, request);
+      // The URL parser ends the host at the backslash: the path is /api/api/todos.
+      expect(reply).toMatch(/^HTTP\/1\.1 404 /);
+    },
+  );
+
   it('answers a declared body over the limit with 413 and closes without reading it', async () => {
     const reply = await exchange(
       running.url,
