@@ -2,11 +2,14 @@
 // the same trivial JSON echo written for bare node:http and for Fastify. It needs nothing but
 // the three packages (npm i @whatwg-node/server fastify autocannon) and Node 22.15 or newer:
 //
-//   node docs/adapter-costs/repro.mjs [seconds=5] [rounds=3]
+//   node docs/adapter-costs/repro.mjs [seconds=2] [slices=8]
 //
-// Each server runs in a child process of its own on 127.0.0.1, pinned to core 1 when taskset
-// exists, while autocannon (50 connections) runs here; the figure is the server's own CPU time
-// (user + system) per request, so a noisy machine moves it less than requests per second.
+// Every server runs at once, each in a child process of its own on 127.0.0.1, all pinned to
+// core 1 when taskset exists, while autocannon (50 connections) runs here and loads them in
+// turns, one slice each, the order reversed every other slice. The figure is the server's own
+// CPU time (user + system) per request, and its ratio to Fastify's in the same slice: servers
+// up side by side see the same moments of a busy machine, which servers started one after
+// another do not.
 import { fork, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +21,15 @@ const ANSWER = JSON.stringify({
   completed: false,
 });
 const HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+
+/** Holds a response's write(body) and hands the body to its end(), to send both at once. */
+function oneEnd(res) {
+  const { write, end } = res;
+  let held;
+  res.write = (chunk) => ((held = chunk), true);
+  res.end = (...args) =>
+    held === undefined ? end.apply(res, args) : ((res.write = write), end.call(res, held));
+}
 
 /** Each server reads the JSON body of POST /echo, parses it, and answers 201 with a JSON item. */
 const SERVERS = {
@@ -74,11 +86,7 @@ const SERVERS = {
       return new Response(ANSWER, { status: 201, headers: HEADERS });
     });
     return createServer((req, res) => {
-      const { write, end } = res;
-      let held;
-      res.write = (chunk) => ((held = chunk), true);
-      res.end = (...args) =>
-        held === undefined ? end.apply(res, args) : ((res.write = write), end.call(res, held));
+      oneEnd(res);
       return adapter(req, res);
     });
   },
@@ -94,6 +102,21 @@ const SERVERS = {
       { __useCustomAbortCtrl: false },
     );
     return createServer(adapter);
+  },
+  // Both: Node's own signal, and one end(body).
+  async 'adapter, native, end(body)'() {
+    const { createServerAdapter, Response } = await import('@whatwg-node/server');
+    const adapter = createServerAdapter(
+      async (request) => {
+        JSON.parse(await request.text());
+        return new Response(ANSWER, { status: 201, headers: HEADERS });
+      },
+      { __useCustomAbortCtrl: false },
+    );
+    return createServer((req, res) => {
+      oneEnd(res);
+      return adapter(req, res);
+    });
   },
   // The same, reading the body as the handler of this project does when Node frames it.
   async 'adapter, arrayBuffer'() {
@@ -117,13 +140,13 @@ if (process.argv[2] === '--serve') {
   process.once('disconnect', () => process.exit(0));
 } else {
   const { default: autocannon } = await import('autocannon');
-  const seconds = Number(process.argv[2] ?? 5);
-  const rounds = Number(process.argv[3] ?? 3);
+  const seconds = Number(process.argv[2] ?? 2);
+  const slices = Number(process.argv[3] ?? 8);
   const pinned = spawnSync('taskset', ['-c', '1', 'true']).status === 0;
   const script = fileURLToPath(import.meta.url);
   const ask = (child) => new Promise((resolve) => child.once('message', resolve));
 
-  const measure = async (name) => {
+  const start = async (name) => {
     const child = pinned
       ? fork(script, ['--serve', name], {
           execPath: 'taskset',
@@ -131,45 +154,51 @@ if (process.argv[2] === '--serve') {
         })
       : fork(script, ['--serve', name]);
     const { port } = await ask(child);
-    const load = (duration) =>
-      autocannon({
-        url: `http://127.0.0.1:${port}/echo`,
-        connections: 50,
-        duration,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: BODY,
-      });
-    await load(1); // warm-up
-    child.send('cpu');
-    const before = (await ask(child)).cpuMs;
-    const result = await load(seconds);
-    child.send('cpu');
-    const after = (await ask(child)).cpuMs;
-    child.disconnect();
-    const requests = result.requests.total;
-    return {
-      rps: result.requests.average,
-      cpuUs: ((after - before) * 1000) / requests,
-      non2xx: result.non2xx,
+    const cpuMs = async () => {
+      child.send('cpu');
+      return (await ask(child)).cpuMs;
     };
+    return { name, child, port, cpuMs, runs: [] };
   };
+  const load = (server, duration) =>
+    autocannon({
+      url: `http://127.0.0.1:${server.port}/echo`,
+      connections: 50,
+      duration,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: BODY,
+    });
 
-  const figures = Object.fromEntries(Object.keys(SERVERS).map((name) => [name, []]));
-  for (let round = 1; round <= rounds; round += 1) {
-    for (const name of Object.keys(SERVERS)) figures[name].push(await measure(name));
+  const servers = [];
+  for (const name of Object.keys(SERVERS)) servers.push(await start(name));
+  for (const server of servers) await load(server, 1); // warm-up
+  for (let slice = 0; slice < slices; slice += 1) {
+    for (const server of slice % 2 === 0 ? servers : [...servers].reverse()) {
+      const before = await server.cpuMs();
+      const result = await load(server, seconds);
+      const after = await server.cpuMs();
+      if (result.non2xx || result.errors) throw new Error(`${server.name} answered badly`);
+      server.runs[slice] = {
+        rps: result.requests.average,
+        cpuUs: ((after - before) * 1000) / result.requests.total,
+      };
+    }
   }
+  for (const server of servers) server.child.disconnect();
+
   const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
-  const fastify = median(figures.fastify.map((run) => run.cpuUs));
+  const fastify = servers.find((server) => server.name === 'fastify');
   console.log(
-    `Node ${process.version}, ${seconds} s x ${rounds} rounds, server ${pinned ? 'on core 1' : 'unpinned'}`,
+    `Node ${process.version}, ${slices} slices of ${seconds} s, servers ${pinned ? 'on core 1' : 'unpinned'}`,
   );
-  console.log('server                 req/s    CPU µs/request   Fastify CPU / this');
-  for (const [name, runs] of Object.entries(figures)) {
-    const cpuUs = median(runs.map((run) => run.cpuUs));
-    const rps = median(runs.map((run) => run.rps));
+  console.log('server                        req/s   CPU µs/request   Fastify CPU / this');
+  for (const server of servers) {
+    const cpuUs = median(server.runs.map((run) => run.cpuUs));
+    const rps = median(server.runs.map((run) => run.rps));
+    const ratio = median(server.runs.map((run, slice) => fastify.runs[slice].cpuUs / run.cpuUs));
     console.log(
-      `${name.padEnd(22)} ${String(Math.round(rps)).padStart(6)}   ${cpuUs.toFixed(1).padStart(14)}   ${(fastify / cpuUs).toFixed(2).padStart(18)}`,
+      `${server.name.padEnd(28)} ${String(Math.round(rps)).padStart(6)}   ${cpuUs.toFixed(1).padStart(14)}   ${ratio.toFixed(2).padStart(18)}`,
     );
   }
 }
