@@ -16,23 +16,17 @@ export interface RequestLine {
 export const REQUEST_MESSAGE = 'request';
 
 /**
- * Lines are gathered up to this size, or for at most this long, before one write: each write
- * to a pipe or file is a system call on a worker thread, and a line per request is too many.
- */
-const BATCH = { minLength: 4096, periodicFlush: 100 };
-
-/**
- * pino's JSON lines in prod, written asynchronously and in batches; pino's destination writes
- * out what it holds when the process exits, so only a kill -9 can lose the last tenth of a
- * second. In dev, pino-pretty's short readable lines. `destination` replaces either, for tests.
+ * pino's JSON lines in prod, written asynchronously: a write to a pipe or file is a blocking
+ * system call on Linux, so pino's destination gathers the lines that arrive while one write is
+ * under way and flushes what it holds when the process exits. In dev, pino-pretty's short
+ * readable lines. `destination` replaces either, for tests.
  */
 export function createLogger(
   { level, format }: { level: LogLevel; format: LogFormat },
   destination?: DestinationStream,
 ): Logger {
   const target =
-    destination ??
-    (format === 'json' ? pino.destination({ sync: false, ...BATCH }) : readableLines());
+    destination ?? (format === 'json' ? pino.destination({ sync: false }) : readableLines());
   return pino({ level }, target);
 }
 
