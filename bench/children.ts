@@ -11,12 +11,13 @@ import {
 } from './child-ipc.ts';
 import { logSink } from './log-sink.ts';
 
-export const SERVER_KINDS = ['ours', 'sqlite', 'bare', 'fastify'] as const;
+export const SERVER_KINDS = ['ours', 'sqlite', 'adapter', 'bare', 'fastify'] as const;
 export type ServerKind = (typeof SERVER_KINDS)[number];
 
 export const SERVER_NAMES: Readonly<Record<ServerKind, string>> = {
   ours: 'ours',
   sqlite: 'ours, SQLite',
+  adapter: 'the adapter, trivial handler',
   bare: 'bare node:http',
   fastify: 'Fastify',
 };
@@ -24,6 +25,7 @@ export const SERVER_NAMES: Readonly<Record<ServerKind, string>> = {
 const SCRIPTS: Readonly<Record<ServerKind, URL>> = {
   ours: new URL('./service-child.js', import.meta.url),
   sqlite: new URL('./service-sqlite-child.js', import.meta.url),
+  adapter: new URL('./baselines/adapter-child.js', import.meta.url),
   bare: new URL('./baselines/bare-child.js', import.meta.url),
   fastify: new URL('./baselines/fastify-child.js', import.meta.url),
 };

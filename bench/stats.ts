@@ -16,10 +16,31 @@ export function medianRatio<T extends { readonly round: number }>(
   isB: (run: T) => boolean,
   value: (run: T) => number,
 ): number | undefined {
-  const ratios: number[] = [];
+  return medianOfRounds(runs, isA, isB, (a, b) => (b === 0 ? undefined : value(a) / b), value);
+}
+
+/** The median over rounds of `a - b` taken within each round, for the same reason. */
+export function medianDifference<T extends { readonly round: number }>(
+  runs: readonly T[],
+  isA: (run: T) => boolean,
+  isB: (run: T) => boolean,
+  value: (run: T) => number,
+): number | undefined {
+  return medianOfRounds(runs, isA, isB, (a, b) => value(a) - b, value);
+}
+
+function medianOfRounds<T extends { readonly round: number }>(
+  runs: readonly T[],
+  isA: (run: T) => boolean,
+  isB: (run: T) => boolean,
+  combine: (a: T, bValue: number) => number | undefined,
+  value: (run: T) => number,
+): number | undefined {
+  const figures: number[] = [];
   for (const a of runs.filter(isA)) {
     const b = runs.find((run) => isB(run) && run.round === a.round);
-    if (b !== undefined && value(b) !== 0) ratios.push(value(a) / value(b));
+    const figure = b === undefined ? undefined : combine(a, value(b));
+    if (figure !== undefined) figures.push(figure);
   }
-  return ratios.length === 0 ? undefined : median(ratios);
+  return figures.length === 0 ? undefined : median(figures);
 }

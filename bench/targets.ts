@@ -59,6 +59,18 @@ function against(
   };
 }
 
+/** Our code's CPU time per request beyond the adapter's with a trivial handler, at most. */
+function beyondAdapter(row: ThroughputRow | undefined, target: string, maximum: number) {
+  const found = measured(row?.oursBeyondAdapterUs);
+  return {
+    target,
+    value: found,
+    shown: found === undefined ? '—' : `${found.toFixed(1)} µs`,
+    judgedBy: 'CPU',
+    pass: found === undefined ? undefined : found <= maximum,
+  } satisfies TargetCheck;
+}
+
 /** The targets, as ratios from this one run. */
 export function checkTargets(
   throughput: readonly ThroughputRow[],
@@ -74,6 +86,7 @@ export function checkTargets(
     against(row('put'), 'fastify', 'PUT ≥ 0.7× Fastify', 0.7),
     against(row('delete'), 'fastify', 'DELETE ≥ 0.7× Fastify', 0.7),
     against(row('get-one'), 'fastify', 'GET one ≥ 0.85× Fastify', 0.85),
+    beyondAdapter(row('get-one'), 'GET one: ours beyond the adapter ≤ 1.5 µs', 1.5),
     {
       target: 'fan-out to 10,000 streams ≤ 50 ms at p99',
       value: p99,

@@ -1,7 +1,7 @@
 import { SERVER_NAMES, type ServerKind } from './children.ts';
 import { format, formatTable } from './format.ts';
 import type { Scenario } from './scenarios.ts';
-import { median, medianRatio } from './stats.ts';
+import { median, medianDifference, medianRatio } from './stats.ts';
 import type { ThroughputRun } from './throughput.ts';
 
 /** One server's figures in one scenario: medians over the rounds. */
@@ -23,6 +23,8 @@ export interface ThroughputRow {
   /** The same, of server CPU time per request (lower is better for ours, so other / ours). */
   readonly cpuOursToFastify: number | undefined;
   readonly cpuOursToBare: number | undefined;
+  /** Our code's share: ours' CPU time per request less the trivial handler's, in µs. */
+  readonly oursBeyondAdapterUs: number | undefined;
 }
 
 export function summariseThroughput(
@@ -60,6 +62,12 @@ export function summariseThroughput(
       oursToBare: ratio('bare', rate),
       cpuOursToFastify: ratio('fastify', speed),
       cpuOursToBare: ratio('bare', speed),
+      oursBeyondAdapterUs: medianDifference(
+        of,
+        (run) => run.kind === 'ours',
+        (run) => run.kind === 'adapter',
+        (run) => run.result.serverCpuUsPerRequest,
+      ),
     };
   });
 }
@@ -111,12 +119,14 @@ export function cpuTable(rows: readonly ThroughputRow[], kinds: readonly ServerK
       ...kinds.map((kind) => SERVER_NAMES[kind]),
       'Fastify / ours',
       'bare / ours',
+      'ours − adapter (µs)',
     ],
     rows.map((row) => [
       row.label,
       ...kinds.map((kind) => format.fixed(1)(figures(row, kind)?.serverCpuUsPerRequest ?? NaN)),
       format.ratio(row.cpuOursToFastify),
       format.ratio(row.cpuOursToBare),
+      format.fixed(1)(row.oursBeyondAdapterUs ?? NaN),
     ]),
   );
 }
