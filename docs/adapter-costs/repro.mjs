@@ -22,13 +22,28 @@ const ANSWER = JSON.stringify({
 });
 const HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
-/** Holds a response's write(body) and hands the body to its end(), to send both at once. */
-function oneEnd(res) {
-  const { write, end } = res;
-  let held;
-  res.write = (chunk) => ((held = chunk), true);
-  res.end = (...args) =>
-    held === undefined ? end.apply(res, args) : ((res.write = write), end.call(res, held));
+/** The echo on the adapter, created with `options`. */
+async function echoAdapter(options) {
+  const { createServerAdapter, Response } = await import('@whatwg-node/server');
+  return createServerAdapter(async (request) => {
+    JSON.parse(await request.text());
+    return new Response(ANSWER, { status: 201, headers: HEADERS });
+  }, options);
+}
+
+/**
+ * `listener` with each response's write(body) held and handed to its end(), to send both at
+ * once.
+ */
+function withOneEnd(listener) {
+  return (req, res) => {
+    const { write, end } = res;
+    let held;
+    res.write = (chunk) => ((held = chunk), true);
+    res.end = (...args) =>
+      held === undefined ? end.apply(res, args) : ((res.write = write), end.call(res, held));
+    return listener(req, res);
+  };
 }
 
 /** Each server reads the JSON body of POST /echo, parses it, and answers 201 with a JSON item. */
@@ -68,55 +83,23 @@ const SERVERS = {
     return app.server;
   },
   async adapter() {
-    const { createServerAdapter, Response } = await import('@whatwg-node/server');
-    const adapter = createServerAdapter(async (request) => {
-      JSON.parse(await request.text());
-      return new Response(ANSWER, { status: 201, headers: HEADERS });
-    });
-    return createServer(adapter);
+    return createServer(await echoAdapter());
   },
   // The adapter as it would be if sendNodeResponse sent a body of known length with one
   // end(body), as Fastify does, instead of write(body) and then end(): a shim holds the write
   // and hands it to end. Node corks the socket on write() and sends on the next tick (writev);
   // end(body) writes at once.
   async 'adapter, end(body)'() {
-    const { createServerAdapter, Response } = await import('@whatwg-node/server');
-    const adapter = createServerAdapter(async (request) => {
-      JSON.parse(await request.text());
-      return new Response(ANSWER, { status: 201, headers: HEADERS });
-    });
-    return createServer((req, res) => {
-      oneEnd(res);
-      return adapter(req, res);
-    });
+    return createServer(withOneEnd(await echoAdapter()));
   },
   // The adapter with Node's own AbortController for each request's signal, in place of its
   // lazy stand-in (an EventTarget subclass behind a Proxy): its option __useCustomAbortCtrl.
   async 'adapter, native signal'() {
-    const { createServerAdapter, Response } = await import('@whatwg-node/server');
-    const adapter = createServerAdapter(
-      async (request) => {
-        JSON.parse(await request.text());
-        return new Response(ANSWER, { status: 201, headers: HEADERS });
-      },
-      { __useCustomAbortCtrl: false },
-    );
-    return createServer(adapter);
+    return createServer(await echoAdapter({ __useCustomAbortCtrl: false }));
   },
   // Both: Node's own signal, and one end(body).
   async 'adapter, native, end(body)'() {
-    const { createServerAdapter, Response } = await import('@whatwg-node/server');
-    const adapter = createServerAdapter(
-      async (request) => {
-        JSON.parse(await request.text());
-        return new Response(ANSWER, { status: 201, headers: HEADERS });
-      },
-      { __useCustomAbortCtrl: false },
-    );
-    return createServer((req, res) => {
-      oneEnd(res);
-      return adapter(req, res);
-    });
+    return createServer(withOneEnd(await echoAdapter({ __useCustomAbortCtrl: false })));
   },
   // The same, reading the body as the handler of this project does when Node frames it.
   async 'adapter, arrayBuffer'() {
