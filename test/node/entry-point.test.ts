@@ -219,6 +219,20 @@ describe('logs', () => {
     expect(logLines(service).filter((line) => line.path === '/healthz')).toEqual([]);
   });
 
+  it('writes a line beyond ASCII whole, even the last one before it exits', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    const dir = configDir((shipped) => shipped, 'réglages-✓-');
+    const service = start([], { PORT: String(port), TODO_CONFIG_DIR: dir });
+    await service.exited;
+    taken.close();
+    expect(logLines(service).at(-1)).toMatchObject({
+      level: 60,
+      msg: expect.stringContaining(`change ${dir}/prod.yaml.`),
+    });
+  });
+
   it('writes one readable line per request in dev, with its id', async () => {
     const service = start(['dev']);
     await fetch(`${await service.url()}/hello`, { headers: { 'x-request-id': 'dev-1' } });

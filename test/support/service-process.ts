@@ -52,8 +52,11 @@ export class ServiceProcess {
 }
 
 /** A config folder holding `prod.yaml` as given, or the shipped one with `edit` applied. */
-export function configDir(prodYaml: string | ((shipped: string) => string)): string {
-  const dir = mkdtempSync(join(tmpdir(), 'todo-config-'));
+export function configDir(
+  prodYaml: string | ((shipped: string) => string),
+  prefix = 'todo-config-',
+): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   const shipped = readFileSync(join(PROJECT_ROOT, 'config/prod.yaml'), 'utf8');
   writeFileSync(
     join(dir, 'prod.yaml'),
