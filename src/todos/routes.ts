@@ -14,6 +14,12 @@ const ITEM = '/api/todos/:id';
 const CREATE: BodyIntent = { kind: 'create' };
 const utf8 = new TextEncoder();
 
+/** What an answer about one item carries: its ETag and its JSON. */
+interface ItemAnswer {
+  readonly etag: string;
+  readonly json: string;
+}
+
 export interface TodoRouteDeps {
   readonly store: TodoStore;
   readonly limits: AppConfig['limits'];
@@ -31,11 +37,22 @@ export function addTodoRoutes(router: RouterType, deps: TodoRouteDeps) {
   const collectionPreflight = preflightHeaders('GET, POST, OPTIONS');
   const itemPreflight = preflightHeaders('PUT, DELETE, OPTIONS');
 
-  const itemResponse = (status: number, stored: StoredTodo, headers?: Record<string, string>) =>
-    responses.apiJson(status, JSON.stringify(stored.todo), {
-      etag: etagOf(stored.version),
-      ...headers,
-    });
+  const answerOf = (stored: StoredTodo): ItemAnswer => ({
+    etag: etagOf(stored.version),
+    json: JSON.stringify(stored.todo),
+  });
+  // A read's answer changes only with the item's version, and every version is a new
+  // StoredTodo: its ETag and JSON are made on the first read, not on every one. Changes make
+  // their answer once anyway, so only items that are read take the memory.
+  const readAnswers = new WeakMap<StoredTodo, ItemAnswer>();
+  const readAnswerOf = (stored: StoredTodo): ItemAnswer => {
+    let answer = readAnswers.get(stored);
+    if (answer === undefined) readAnswers.set(stored, (answer = answerOf(stored)));
+    return answer;
+  };
+
+  const itemResponse = (status: number, answer: ItemAnswer, headers?: Record<string, string>) =>
+    responses.apiJson(status, answer.json, { etag: answer.etag, ...headers });
 
   const found = (stored: StoredTodo | undefined): StoredTodo => {
     if (stored === undefined) throw new HttpProblem(404, 'No to-do has this id.');
@@ -82,16 +99,16 @@ export function addTodoRoutes(router: RouterType, deps: TodoRouteDeps) {
       );
     }
     const created = store.create(fields);
-    return itemResponse(201, created, { location: `${COLLECTION}/${created.todo.id}` });
+    return itemResponse(201, answerOf(created), { location: `${COLLECTION}/${created.todo.id}` });
   };
 
   const getTodo = (request: IRequest) => {
     const stored = found(store.get(request.params.id!));
-    const etag = etagOf(stored.version);
-    if (isNotModified(request.headers.get('if-none-match'), etag)) {
-      return responses.apiEmpty(304, { etag });
+    const answer = readAnswerOf(stored);
+    if (isNotModified(request.headers.get('if-none-match'), answer.etag)) {
+      return responses.apiEmpty(304, { etag: answer.etag });
     }
-    return itemResponse(200, stored);
+    return itemResponse(200, answer);
   };
 
   const replaceTodo = async (request: IRequest) => {
@@ -102,13 +119,13 @@ export function addTodoRoutes(router: RouterType, deps: TodoRouteDeps) {
     const fields = await readFields(request, { kind: 'replace', id });
     // The body arrived asynchronously: the item may have changed or gone meanwhile.
     requireIfMatch(request, found(store.get(id)));
-    return itemResponse(200, found(store.replace(id, fields)));
+    return itemResponse(200, answerOf(found(store.replace(id, fields))));
   };
 
   const deleteTodo = (request: IRequest) => {
     const id = request.params.id!;
     requireIfMatch(request, found(store.get(id)));
-    return itemResponse(200, found(store.delete(id)));
+    return itemResponse(200, answerOf(found(store.delete(id))));
   };
 
   router

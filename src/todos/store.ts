@@ -1,7 +1,10 @@
 import { eventIdOf, type ChangeEvent } from '../live/events.ts';
 import type { Todo, TodoFields } from './todo.ts';
 
-/** An item with the version of the list at which it last changed (its ETag). */
+/**
+ * An item with the version of the list at which it last changed (its ETag). Every version is
+ * a new object, never one changed in place, so what is derived from one can be kept with it.
+ */
 export interface StoredTodo {
   readonly todo: Todo;
   readonly version: string;

@@ -109,6 +109,20 @@ export function itemsSuite(host: TestHost) {
       });
     });
 
+    it('shows GET the item as PUT left it, with its new ETag, though GET read it before', async () => {
+      const todo = await createTodo(api());
+      await api().fetch(`/api/todos/${todo.id}`);
+      const put = await api().fetch(
+        `/api/todos/${todo.id}`,
+        sendJson('PUT', { title: 'new', completed: true }),
+      );
+      const after = await api().fetch(`/api/todos/${todo.id}`);
+      expect([after.headers.get('etag'), await after.json()]).toEqual([
+        put.headers.get('etag'),
+        { id: todo.id, title: 'new', completed: true },
+      ]);
+    });
+
     it('accepts a PUT body that repeats the id of the path', async () => {
       const todo = await createTodo(api());
       const response = await api().fetch(
