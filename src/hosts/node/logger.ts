@@ -30,10 +30,10 @@ export function createLogger(
 }
 
 /**
- * pino's destination in its byte mode. In its default text mode it appends each line to one
- * growing string and measures that string's UTF-8 length on every write, which makes V8 copy
- * everything gathered so far: under load a line cost more the more lines were waiting. In
- * byte mode it keeps the lines as they are with their lengths and joins them once per write.
+ * pino's destination in its byte mode. In its default text mode it appends each line to a
+ * growing string (up to 16 KiB) and measures that string's UTF-8 length on every write, which
+ * makes V8 copy the string: under load a line cost more the more lines were waiting. In byte
+ * mode it keeps the lines as they are with their lengths and joins them once per write.
  */
 function jsonLines(): DestinationStream {
   const destination = pino.destination({ sync: false, contentMode: 'buffer' });
