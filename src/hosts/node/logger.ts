@@ -1,5 +1,7 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import PinoPretty from 'pino-pretty';
+import { REQUEST_ID_HEADER } from '../../http/request-id.ts';
+import { pathOf } from '../../http/routing.ts';
 import type { LogFormat, LogLevel } from './node-config.ts';
 
 export type { Logger };
@@ -14,6 +16,30 @@ export interface RequestLine {
 }
 
 export const REQUEST_MESSAGE = 'request';
+
+const HEALTH_PATH = '/healthz';
+
+/**
+ * Logs the one line `request` gets once `response` is made; `started` is `performance.now()`
+ * when it arrived.
+ */
+export function logRequest(
+  logger: Logger,
+  request: Request,
+  response: Response,
+  started: number,
+): void {
+  const line: RequestLine = {
+    reqId: response.headers.get(REQUEST_ID_HEADER)!,
+    method: request.method,
+    path: pathOf(request.url),
+    status: response.status,
+    ms: Math.round((performance.now() - started) * 100) / 100,
+  };
+  // Probes come every few seconds from every balancer: they would drown the log.
+  if (line.path === HEALTH_PATH) logger.debug(line, REQUEST_MESSAGE);
+  else logger.info(line, REQUEST_MESSAGE);
+}
 
 /**
  * pino's JSON lines in prod, written asynchronously: a write to a pipe or file is a blocking

@@ -5,18 +5,15 @@ import { join } from 'node:path';
 import { createServerAdapter, Response as AdapterResponse } from '@whatwg-node/server';
 import { createApp, type App } from '../../app.ts';
 import type { ErrorReporter } from '../../host.ts';
-import { REQUEST_ID_HEADER } from '../../http/request-id.ts';
 import { pathOf } from '../../http/routing.ts';
 import type { TodoStore } from '../../todos/store.ts';
 import { answerClientErrorsInOrder } from './client-errors.ts';
 import { fileAssets } from './file-assets.ts';
-import { REQUEST_MESSAGE, type Logger, type RequestLine } from './logger.ts';
+import { logRequest, type Logger } from './logger.ts';
 import type { NodeConfig } from './node-config.ts';
 import { openNodeEventChannel } from './node-event-channel.ts';
 import { PROJECT_ROOT } from './project-root.ts';
 import { drain } from './shutdown.ts';
-
-const HEALTH_PATH = '/healthz';
 
 const IN_FLIGHT = Symbol('requests in flight');
 const LAST_ANSWER = Symbol('the answer to the last request');
@@ -79,16 +76,7 @@ export async function startNodeServer(
       // A refused body is left unread: closing the connection stops Node reading the rest.
       // While draining, closing after each answer lets keep-alive clients go elsewhere.
       if (draining || response.status === 413) response.headers.set('connection', 'close');
-      const line: RequestLine = {
-        reqId: response.headers.get(REQUEST_ID_HEADER)!,
-        method: request.method,
-        path: pathOf(request.url),
-        status: response.status,
-        ms: Math.round((performance.now() - started) * 100) / 100,
-      };
-      // Probes come every few seconds from every balancer: they would drown the log.
-      if (line.path === HEALTH_PATH) logger.debug(line, REQUEST_MESSAGE);
-      else logger.info(line, REQUEST_MESSAGE);
+      logRequest(logger, request, response, started);
     } catch (error) {
       // The handler's answer stands: a change it made must not be reported as failed.
       reportError(error, request);
