@@ -11,23 +11,33 @@ import {
 } from './child-ipc.ts';
 import { logSink } from './log-sink.ts';
 
-export const SERVER_KINDS = ['ours', 'sqlite', 'adapter', 'bare', 'fastify'] as const;
+export const SERVER_KINDS = [
+  'ours',
+  'sqlite',
+  'adapter',
+  'adapter-log',
+  'bare',
+  'fastify',
+] as const;
 export type ServerKind = (typeof SERVER_KINDS)[number];
 
 export const SERVER_NAMES: Readonly<Record<ServerKind, string>> = {
   ours: 'ours',
   sqlite: 'ours, SQLite',
   adapter: 'the adapter, trivial handler',
+  'adapter-log': 'the adapter, trivial handler, our log line',
   bare: 'bare node:http',
   fastify: 'Fastify',
 };
 
-const SCRIPTS: Readonly<Record<ServerKind, URL>> = {
-  ours: new URL('./service-child.js', import.meta.url),
-  sqlite: new URL('./service-sqlite-child.js', import.meta.url),
-  adapter: new URL('./baselines/adapter-child.js', import.meta.url),
-  bare: new URL('./baselines/bare-child.js', import.meta.url),
-  fastify: new URL('./baselines/fastify-child.js', import.meta.url),
+/** Each kind's script, and the arguments it takes after `maxItems`. */
+const SCRIPTS: Readonly<Record<ServerKind, readonly [URL, ...string[]]>> = {
+  ours: [new URL('./service-child.js', import.meta.url)],
+  sqlite: [new URL('./service-sqlite-child.js', import.meta.url)],
+  adapter: [new URL('./baselines/adapter-child.js', import.meta.url)],
+  'adapter-log': [new URL('./baselines/adapter-child.js', import.meta.url), 'log'],
+  bare: [new URL('./baselines/bare-child.js', import.meta.url)],
+  fastify: [new URL('./baselines/fastify-child.js', import.meta.url)],
 };
 
 export interface StartOptions {
@@ -65,7 +75,8 @@ function spawnChild(kind: ServerKind, { maxItems, core, cpuProfile }: StartOptio
   const profile = cpuProfile
     ? ['--cpu-prof', '--cpu-prof-dir', cpuProfile.dir, '--cpu-prof-name', cpuProfile.name]
     : [];
-  const args = ['--expose-gc', ...profile, fileURLToPath(SCRIPTS[kind]), String(maxItems)];
+  const [script, ...scriptArgs] = SCRIPTS[kind];
+  const args = ['--expose-gc', ...profile, fileURLToPath(script), String(maxItems), ...scriptArgs];
   // The child logs to stdout as in prod, and the harness reads it and drops it.
   const stdio: StdioOptions = ['ignore', logSink(), 'pipe', 'ipc'];
   return core === undefined

@@ -1,7 +1,7 @@
 // The one module of bench/ that imports the service's code. The bench starts the Node host
 // itself, in a child of its own, rather than `npm start`: it fills the list straight in the
 // store and counts the open streams, which the built entry point does not expose.
-import { createLogger } from '../src/hosts/node/logger.ts';
+import { createLogger, logRequest } from '../src/hosts/node/logger.ts';
 import { DEFAULT_NODE_CONFIG } from '../src/hosts/node/node-config.ts';
 import { startNodeServer } from '../src/hosts/node/server.ts';
 import { openSqliteFile } from '../src/hosts/node/sqlite-file.ts';
@@ -13,6 +13,15 @@ export const PROD_SETTINGS = {
   maxItems: DEFAULT_NODE_CONFIG.limits.maxItems,
   replayEvents: DEFAULT_NODE_CONFIG.sse.replayEvents,
 };
+
+/**
+ * What the Node host does to log a request, with the prod profile's logger to stdout: for a
+ * baseline that writes the same line.
+ */
+export function requestLogger(): (request: Request, response: Response, started: number) => void {
+  const logger = createLogger(DEFAULT_NODE_CONFIG.log);
+  return (request, response, started) => logRequest(logger, request, response, started);
+}
 
 /**
  * The Node host with the prod profile's settings on loopback, with room for every stream the

@@ -44,7 +44,8 @@ export function reportText(
       `load average at the start ${machine.loadAverage.join(' ')}.\n` +
       `Loopback, ${placement}; medians of ${rounds} round(s), ratios the median of each round's ratio. ` +
       `Ours: the Node host (startNodeServer), prod profile, a JSON log line per request to stdout, ` +
-      `read and dropped by the harness; the baselines do not log. limits.maxItems is ` +
+      `read and dropped by the harness; the baselines do not log, but for the adapter with our log line. ` +
+      `limits.maxItems is ` +
       `${MAX_ITEMS.toLocaleString('en-US')} for every server (prod: 10,000), so POST and the DELETE pool fit.`,
   ];
   if (sections.includes('throughput')) {

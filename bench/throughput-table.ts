@@ -25,6 +25,8 @@ export interface ThroughputRow {
   readonly cpuOursToBare: number | undefined;
   /** Our code's share: ours' CPU time per request less the trivial handler's, in µs. */
   readonly oursBeyondAdapterUs: number | undefined;
+  /** The same less the trivial handler's that writes our log line: our share but the log's. */
+  readonly oursBeyondLoggingAdapterUs: number | undefined;
 }
 
 export function summariseThroughput(
@@ -52,6 +54,13 @@ export function summariseThroughput(
         (run) => run.kind === other,
         value,
       );
+    const beyond = (other: ServerKind) =>
+      medianDifference(
+        of,
+        (run) => run.kind === 'ours',
+        (run) => run.kind === other,
+        (run) => run.result.serverCpuUsPerRequest,
+      );
     const rate = (run: ThroughputRun) => run.result.requestsPerSecond;
     const speed = (run: ThroughputRun) => 1 / run.result.serverCpuUsPerRequest;
     return {
@@ -62,12 +71,8 @@ export function summariseThroughput(
       oursToBare: ratio('bare', rate),
       cpuOursToFastify: ratio('fastify', speed),
       cpuOursToBare: ratio('bare', speed),
-      oursBeyondAdapterUs: medianDifference(
-        of,
-        (run) => run.kind === 'ours',
-        (run) => run.kind === 'adapter',
-        (run) => run.result.serverCpuUsPerRequest,
-      ),
+      oursBeyondAdapterUs: beyond('adapter'),
+      oursBeyondLoggingAdapterUs: beyond('adapter-log'),
     };
   });
 }
@@ -120,6 +125,7 @@ export function cpuTable(rows: readonly ThroughputRow[], kinds: readonly ServerK
       'Fastify / ours',
       'bare / ours',
       'ours − adapter (µs)',
+      'ours − adapter with log line (µs)',
     ],
     rows.map((row) => [
       row.label,
@@ -127,6 +133,7 @@ export function cpuTable(rows: readonly ThroughputRow[], kinds: readonly ServerK
       format.ratio(row.cpuOursToFastify),
       format.ratio(row.cpuOursToBare),
       format.fixed(1)(row.oursBeyondAdapterUs ?? NaN),
+      format.fixed(1)(row.oursBeyondLoggingAdapterUs ?? NaN),
     ]),
   );
 }
