@@ -271,6 +271,16 @@ describe('shutdown', () => {
     expect((await service.exited).code).toBe(0);
   });
 
+  it('exits 0 on SIGTERM though nothing reads its log any more', async () => {
+    const service = start();
+    await service.url();
+    // The log collector died, or `| pino-pretty` was stopped: every write to stdout fails.
+    service.child.stdout!.destroy();
+    service.child.kill('SIGTERM');
+    const stillRunning = new Promise((resolve) => setTimeout(() => resolve('still running'), 5000));
+    expect(await Promise.race([service.exited, stillRunning])).toEqual({ code: 0, signal: null });
+  });
+
   /**
    * A create whose body arrives only when `release` is called, so it stays in flight. It
    * resolves once the service has read the request's headers: Node answers `Expect:

@@ -1,5 +1,6 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import PinoPretty from 'pino-pretty';
+import sonicBoom from 'sonic-boom';
 import { REQUEST_ID_HEADER } from '../../http/request-id.ts';
 import { pathOf } from '../../http/routing.ts';
 import type { LogFormat, LogLevel } from './node-config.ts';
@@ -56,16 +57,35 @@ export function createLogger(
 }
 
 /**
- * pino's destination in its byte mode. In its default text mode it appends each line to a
- * growing string (up to 16 KiB) and measures that string's UTF-8 length on every write, which
- * makes V8 copy the string: under load a line cost more the more lines were waiting. In byte
- * mode it keeps the lines as they are with their lengths and joins them once per write.
+ * Lines to stdout through sonic-boom, pino's destination, in its byte mode. In its default text
+ * mode it appends each line to a growing string (up to 16 KiB) and measures that string's UTF-8
+ * length on every write, which makes V8 copy the string: under load a line cost more the more
+ * lines were waiting. In byte mode it keeps the lines as they are with their lengths and joins
+ * them once per write.
+ *
+ * sonic-boom 5, not the 4 inside `pino.destination()`: once nothing reads stdout any more (the
+ * log collector died, `| pino-pretty` was stopped), 4's flush at exit retries the failed write
+ * every 100 ms for ever, and the process hangs, deaf to further signals. 5 gives up with the
+ * error. As `pino.destination()` does, a reader gone ends the log, not the service, and lines
+ * still waiting at exit are written before the process ends.
  */
 function jsonLines(): DestinationStream {
-  const destination = pino.destination({ sync: false, contentMode: 'buffer' });
+  const destination = new sonicBoom.SonicBoom({ fd: 1, sync: false, contentMode: 'buffer' });
+  let readerGone = false;
+  destination.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    readerGone = true;
+  });
+  process.once('exit', () => {
+    try {
+      if (!readerGone) destination.flushSync();
+    } catch {
+      // The reader went away: there is nowhere left to write these lines.
+    }
+  });
   // In byte mode the destination takes bytes, though its types name only strings.
   const writeBytes = destination.write.bind(destination) as unknown as (bytes: Buffer) => boolean;
-  return { write: (line: string) => writeBytes(Buffer.from(line)) };
+  return { write: (line: string) => readerGone || writeBytes(Buffer.from(line)) };
 }
 
 /** pino-pretty's lines, with a request's fields folded into one short message. */
