@@ -271,6 +271,26 @@ describe('shutdown', () => {
     expect((await service.exited).code).toBe(0);
   });
 
+  it('goes on serving when nothing reads its log any more', async () => {
+    const service = start();
+    const url = await service.url();
+    service.child.stdout!.destroy();
+    const statuses: number[] = [];
+    for (let index = 0; index < 20; index += 1) {
+      const created = await fetch(`${url}/api/todos`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ title: `Item ${index}` }),
+      });
+      statuses.push(created.status);
+    }
+    const listed = await fetch(`${url}/api/todos`);
+    expect({ statuses, listed: ((await listed.json()) as unknown[]).length }).toEqual({
+      statuses: Array(20).fill(201),
+      listed: 20,
+    });
+  });
+
   it('exits 0 on SIGTERM though nothing reads its log any more', async () => {
     const service = start();
     await service.url();
