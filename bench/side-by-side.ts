@@ -48,6 +48,13 @@ const SCENARIOS: Record<string, (id: string) => autocannon.Request> = {
   hello: () => ({ path: '/hello' }),
 };
 
+/** Every server started, so that none outlives this process, whatever ends it. */
+const children = new Set<ChildProcess>();
+function stopChildren(): void {
+  for (const child of children) child.kill();
+  stopLogSink();
+}
+
 interface Build extends Target {
   readonly name: string;
   readonly child: ChildProcess;
@@ -85,6 +92,7 @@ async function start(name: string, build: string, logLevel: string, core?: numbe
     env: { ...process.env, TODO_CONFIG_DIR: configDir, PORT: `${port}`, HOST: '127.0.0.1' },
     stdio: ['ignore', logSink(), 'inherit'],
   });
+  children.add(child);
   const url = `http://127.0.0.1:${port}`;
   for (let waited = 0; ; waited += 100) {
     const up = await fetch(`${url}/healthz`).then(
@@ -159,18 +167,16 @@ async function main() {
   }
 
   const core = pinLoadToOneCore()?.serverCore;
-  const builds = [
-    await start('A', positionals[0]!, values['log-a'], core),
-    await start('B', positionals[1]!, values['log-b'], core),
-  ];
-  const stop = () => builds.forEach((build) => build.child.kill());
   process.once('SIGINT', () => {
-    stop();
-    stopLogSink();
+    stopChildren();
     process.exit(130);
   });
   const rows: string[][] = [];
   try {
+    const builds = [
+      await start('A', positionals[0]!, values['log-a'], core),
+      await start('B', positionals[1]!, values['log-b'], core),
+    ];
     for (const scenario of scenarios) {
       for (const build of builds) await slice(build, scenario, seconds);
       const a: number[] = [];
@@ -191,8 +197,7 @@ async function main() {
       ]);
     }
   } finally {
-    stop();
-    stopLogSink();
+    stopChildren();
   }
   console.log(
     `A: ${positionals[0]} (log ${values['log-a']}), B: ${positionals[1]} (log ${values['log-b']}); ${slices} slices of ${seconds} s, server${core === undefined ? 's unpinned' : `s on core ${core}, load on core 0`}.\n`,
