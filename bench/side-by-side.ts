@@ -18,10 +18,11 @@ import { median } from './stats.ts';
 
 const USAGE = `Usage: npm run bench:ab -- <build A> <build B> [options]
 
-A build is a folder as \`npm run build\` leaves dist/: build one version, copy dist/ away, then
-build the other. Both run at once on 127.0.0.1 with the prod profile (the log to a pipe that is
-read and dropped) and room for ten million items; the load (autocannon, 50 connections) takes
-turns between them, the order reversed every other slice.
+A build is the dist/ folder of a checkout after \`npm run build\`, such as that of another
+commit checked out with \`git worktree add\`, where it finds its own node_modules. Both run at
+once on 127.0.0.1 with the prod profile (the log to a pipe that is read and dropped) and room for
+ten million items; the load (autocannon, 50 connections) takes turns between them, the order
+reversed every other slice.
 
   --scenarios A,B  of get-one, post, put, hello (default get-one,post,put)
   --slices N       slices per scenario and build (default 10), after one of warm-up
@@ -48,10 +49,14 @@ const SCENARIOS: Record<string, (id: string) => autocannon.Request> = {
   hello: () => ({ path: '/hello' }),
 };
 
-/** Every server started, so that none outlives this process, whatever ends it. */
+/** Every server started, so that none outlives this run. */
 const children = new Set<ChildProcess>();
+/**
+ * SIGKILL, not a graceful stop: a server that logged its shutdown after the log sink had gone
+ * would hang on exit, if it is a build from before that was fixed.
+ */
 function stopChildren(): void {
-  for (const child of children) child.kill();
+  for (const child of children) child.kill('SIGKILL');
   stopLogSink();
 }
 
@@ -64,7 +69,9 @@ const clockTicksPerSecond = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toS
 
 /** The process's CPU time so far (user and system), in µs. */
 function cpuUs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name, in parentheses, may itself hold ") ".
+  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / clockTicksPerSecond;
 }
 
@@ -94,18 +101,21 @@ async function start(name: string, build: string, logLevel: string, core?: numbe
   });
   children.add(child);
   const url = `http://127.0.0.1:${port}`;
-  for (let waited = 0; ; waited += 100) {
-    const up = await fetch(`${url}/healthz`).then(
-      (answer) => answer.ok,
-      () => false,
-    );
-    if (up) break;
-    if (waited > 10_000 || child.exitCode !== null) {
-      throw new Error(`${name} (${main}) did not start.`);
+  try {
+    for (let waited = 0; ; waited += 100) {
+      const up = await fetch(`${url}/healthz`).then(
+        (answer) => answer.ok,
+        () => false,
+      );
+      if (up) break;
+      if (waited > 10_000 || child.exitCode !== null) {
+        throw new Error(`${name} (${main}) did not start.`);
+      }
+      await sleep(100);
     }
-    await sleep(100);
+  } finally {
+    rmSync(configDir, { recursive: true });
   }
-  rmSync(configDir, { recursive: true });
   const created = await fetch(`${url}/api/todos`, {
     method: 'POST',
     headers: BODY,
@@ -132,7 +142,9 @@ async function slice(build: Build, scenario: string, seconds: number): Promise<n
       throw new Error(`${build.name}, ${scenario}: ${count} × ${status}.`);
     answered += count;
   }
-  if (result.errors > 0) throw new Error(`${build.name}, ${scenario}: ${result.errors} errors.`);
+  if (result.errors > 0 || answered === 0) {
+    throw new Error(`${build.name}, ${scenario}: ${result.errors} errors, ${answered} answers.`);
+  }
   return spent / answered;
 }
 
@@ -166,11 +178,17 @@ async function main() {
     return;
   }
 
-  const core = pinLoadToOneCore()?.serverCore;
-  process.once('SIGINT', () => {
-    stopChildren();
-    process.exit(130);
-  });
+  const pinning = pinLoadToOneCore();
+  const core = pinning?.serverCore;
+  for (const [signal, status] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
+    process.once(signal, () => {
+      stopChildren();
+      process.exit(status);
+    });
+  }
   const rows: string[][] = [];
   try {
     const builds = [
@@ -200,7 +218,7 @@ async function main() {
     stopChildren();
   }
   console.log(
-    `A: ${positionals[0]} (log ${values['log-a']}), B: ${positionals[1]} (log ${values['log-b']}); ${slices} slices of ${seconds} s, server${core === undefined ? 's unpinned' : `s on core ${core}, load on core 0`}.\n`,
+    `A: ${positionals[0]} (log ${values['log-a']}), B: ${positionals[1]} (log ${values['log-b']}); ${slices} slices of ${seconds} s, server${core === undefined ? 's unpinned' : `s on core ${core}, load on core ${pinning!.loadCore}`}.\n`,
   );
   console.log(
     formatTable(

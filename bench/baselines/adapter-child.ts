@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServerAdapter, Response } from '@whatwg-node/server';
 import { serveParent } from '../child-ipc.ts';
-import { requestLogger } from '../node-host.ts';
+import type { requestLogger } from '../node-host.ts';
 
 /**
  * The adapter as the Node host creates it, with a handler that does the least each scenario
@@ -53,6 +53,7 @@ const answer = async (request: Request): Promise<Response> => {
           'access-control-allow-methods': 'GET, POST, OPTIONS',
           'access-control-allow-headers': 'content-type, if-match, if-none-match',
           'access-control-max-age': '86400',
+          'x-request-id': crypto.randomUUID(),
         },
       });
     case 'POST':
@@ -78,9 +79,10 @@ const logged =
     return response;
   };
 
-const adapter = createServerAdapter(process.argv[3] === 'log' ? logged(requestLogger()) : answer, {
-  __useCustomAbortCtrl: false,
-});
+// Only the logging server loads the service's modules, so the plain one stays as it was.
+const log =
+  process.argv[3] === 'log' ? (await import('../node-host.ts')).requestLogger() : undefined;
+const adapter = createServerAdapter(log ? logged(log) : answer, { __useCustomAbortCtrl: false });
 
 const server = createServer(adapter);
 server.listen(0, '127.0.0.1', () => {

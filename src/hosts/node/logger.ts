@@ -67,7 +67,8 @@ export function createLogger(
  * log collector died, `| pino-pretty` was stopped), 4's flush at exit retries the failed write
  * every 100 ms for ever, and the process hangs, deaf to further signals. 5 gives up with the
  * error. As `pino.destination()` does, a reader gone ends the log, not the service, and lines
- * still waiting at exit are written before the process ends.
+ * still waiting at exit are written before the process ends. Each call adds a listener for the
+ * process's exit: the host makes one logger for its life.
  */
 function jsonLines(): DestinationStream {
   const destination = new sonicBoom.SonicBoom({ fd: 1, sync: false, contentMode: 'buffer' });
@@ -80,7 +81,8 @@ function jsonLines(): DestinationStream {
     try {
       if (!readerGone) destination.flushSync();
     } catch {
-      // The reader went away: there is nowhere left to write these lines.
+      // The process is ending either way: a line it cannot write (the reader went away at the
+      // last moment) must not turn a clean exit into a crash.
     }
   });
   // In byte mode the destination takes bytes, though its types name only strings.
