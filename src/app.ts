@@ -36,7 +36,7 @@ export function createApp(options: AppOptions = {}): App {
   const config = options.config ?? DEFAULT_APP_CONFIG;
   const host: Host = { ...WEB_HOST, ...options.host };
   const store = options.store ?? new MemoryTodoStore({ reportError: host.reportError });
-  const events = new EventStreams(store, config.sse, host.openEventChannel);
+  const events = new EventStreams(store, config.sse, host);
   let draining = false;
   const fetch = createHandler(host, (router, responses) => {
     addTodoRoutes(router, {

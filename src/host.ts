@@ -8,7 +8,7 @@ export type ErrorReporter = (error: unknown, request?: Request, requestId?: stri
 /**
  * What the handler takes from the server it runs in: the duties only a host can do (its files,
  * its error log), and the shortcuts to its sockets that it may offer in place of the slower
- * web-standard way. The Node host offers all three shortcuts; workerd needs none.
+ * web-standard way. The Node host offers all of them; workerd needs none.
  */
 export interface Host {
   /** The files of `public/`; without them every page path is 404. */
@@ -28,6 +28,11 @@ export interface Host {
   readonly contentLengthIsExact: boolean;
   /** How each event stream is made: a web `TransformStream`, or the host's cheaper way. */
   readonly openEventChannel: OpenEventChannel;
+  /**
+   * Whether an event stream hears at once that its client left. A Durable Object does not: it
+   * hears it only when a write fails, so its heartbeats are written in two parts.
+   */
+  readonly hearsClientsLeave: boolean;
 }
 
 /** The web-standard way for every part: what a host that offers nothing gets. */
@@ -36,4 +41,5 @@ export const WEB_HOST: Host = {
   Response,
   contentLengthIsExact: false,
   openEventChannel: openWebEventChannel,
+  hearsClientsLeave: false,
 };

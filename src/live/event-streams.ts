@@ -1,4 +1,5 @@
 import type { AppConfig } from '../config.ts';
+import type { Host } from '../host.ts';
 import { concatBytes } from '../http/bytes.ts';
 import { HttpProblem } from '../http/problem.ts';
 import type { TodoStore } from '../todos/store.ts';
@@ -47,12 +48,20 @@ export class EventStreams implements EventStreamStats {
   readonly #heartbeat: Heartbeat;
   #closed = false;
 
-  constructor(store: TodoStore, settings: AppConfig['sse'], openChannel: OpenEventChannel) {
+  constructor(
+    store: TodoStore,
+    settings: AppConfig['sse'],
+    host: Pick<Host, 'openEventChannel' | 'hearsClientsLeave'>,
+  ) {
     this.#store = store;
     this.#maxClients = settings.maxClients;
-    this.#openChannel = openChannel;
+    this.#openChannel = host.openEventChannel;
     this.#replay = new ReplayBuffer(store.history(), settings.replayEvents);
-    this.#heartbeat = new Heartbeat(settings.heartbeatSeconds, (bytes) => this.#sendAll(bytes));
+    this.#heartbeat = new Heartbeat(
+      settings.heartbeatSeconds,
+      (bytes) => this.#sendAll(bytes),
+      !host.hearsClientsLeave,
+    );
     store.subscribe((change) => {
       this.#replay.record(change);
       if (this.#clients.size > 0) this.#sendAll(this.#frameOf(change));

@@ -1,10 +1,14 @@
 const encoder = new TextEncoder();
-const PING = encoder.encode(': ping\n');
+const PING = encoder.encode(': ping\n\n');
+const PING_START = encoder.encode(': ping\n');
 const PING_END = encoder.encode('\n');
 /**
- * A heartbeat is written in two parts, this far apart. A Durable Object learns that a client
- * left only when a write to it fails, and the first write after the client left still
- * succeeds: the second part makes the heartbeat itself find the client gone.
+ * Where a stream does not hear that its client left, a heartbeat is written in two parts, this
+ * far apart. A Durable Object learns that a client left only when a write to it fails, and the
+ * first write after the client left still succeeds: the second part makes the heartbeat itself
+ * find the client gone. Where streams do hear it, the second part would only double the
+ * heartbeat's cost: with thousands of streams, each part holds up a change for as long as the
+ * change itself takes to reach them all.
  */
 const PING_END_DELAY_MS = 250;
 
@@ -12,13 +16,18 @@ const PING_END_DELAY_MS = 250;
 export class Heartbeat {
   readonly #intervalMs: number;
   readonly #send: (bytes: Uint8Array) => void;
+  readonly #inTwoParts: boolean;
   #interval: ReturnType<typeof setInterval> | undefined;
   #end: ReturnType<typeof setTimeout> | undefined;
 
-  /** `send` writes the bytes to every open client. */
-  constructor(intervalSeconds: number, send: (bytes: Uint8Array) => void) {
+  /**
+   * `send` writes the bytes to every open client; `inTwoParts` when the streams do not hear
+   * that their client left.
+   */
+  constructor(intervalSeconds: number, send: (bytes: Uint8Array) => void, inTwoParts: boolean) {
     this.#intervalMs = intervalSeconds * 1000;
     this.#send = send;
+    this.#inTwoParts = inTwoParts;
   }
 
   get running(): boolean {
@@ -28,7 +37,8 @@ export class Heartbeat {
   start(): void {
     if (this.#interval !== undefined) return;
     this.#interval = setInterval(() => {
-      this.#send(PING);
+      if (!this.#inTwoParts) return this.#send(PING);
+      this.#send(PING_START);
       this.#end = setTimeout(() => {
         this.#end = undefined;
         this.#send(PING_END);
