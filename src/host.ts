@@ -7,8 +7,9 @@ export type ErrorReporter = (error: unknown, request?: Request, requestId?: stri
 
 /**
  * What the handler takes from the server it runs in: the duties only a host can do (its files,
- * its error log), and the shortcuts to its sockets that it may offer in place of the slower
- * web-standard way. The Node host offers all of them; workerd needs none.
+ * its error log), what it can tell of its connections, and the shortcuts to its sockets that
+ * it may offer in place of the slower web-standard way. The Node host offers all of them;
+ * workerd needs none.
  */
 export interface Host {
   /** The files of `public/`; without them every page path is 404. */

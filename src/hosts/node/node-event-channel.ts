@@ -94,7 +94,8 @@ class NodeEventChannel extends Readable implements EventChannel {
 
   #flush(): void {
     const response = this.#response;
-    if (response === undefined || this.destroyed) return;
+    // A response already closed (the client left) takes nothing more, not even its end.
+    if (response === undefined || this.destroyed || response.destroyed) return;
     while (!this.#full && this.#queue.length > 0) {
       const bytes = this.#queue.shift()!;
       this.#queued -= bytes.byteLength;
