@@ -27,7 +27,9 @@ reversed every other slice.
   --scenarios A,B  of get-one, post, put, hello (default get-one,post,put)
   --slices N       slices per scenario and build (default 10), after one of warm-up
   --seconds S      seconds a slice (default 2)
-  --log-a LEVEL    A's log level (default info); --log-b likewise`;
+  --log-a LEVEL    A's log level (default info); --log-b likewise
+  --node-a=FLAGS   Node's own options for A, as in --node-a="--max-semi-space-size=32"
+                   (with "=", since they start with a dash); --node-b likewise`;
 
 const BODY = { 'content-type': 'application/json' };
 type Target = { url: string; id: string };
@@ -83,7 +85,14 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function start(name: string, build: string, logLevel: string, core?: number) {
+/** One side's settings: its build, its log level and the options its Node starts with. */
+interface Side {
+  readonly build: string;
+  readonly logLevel: string;
+  readonly nodeFlags: readonly string[];
+}
+
+async function start(name: string, { build, logLevel, nodeFlags }: Side, core?: number) {
   const configDir = mkdtempSync(join(tmpdir(), 'bench-ab-'));
   writeFileSync(
     join(configDir, 'prod.yaml'),
@@ -91,10 +100,8 @@ async function start(name: string, build: string, logLevel: string, core?: numbe
   );
   const port = await freePort();
   const main = join(resolve(build), 'hosts/node/main.js');
-  const command =
-    core === undefined
-      ? [process.execPath, main]
-      : ['taskset', '-c', `${core}`, process.execPath, main];
+  const node = [process.execPath, ...nodeFlags, main];
+  const command = core === undefined ? node : ['taskset', '-c', `${core}`, ...node];
   const child = spawn(command[0]!, command.slice(1), {
     env: { ...process.env, TODO_CONFIG_DIR: configDir, PORT: `${port}`, HOST: '127.0.0.1' },
     stdio: ['ignore', logSink(), 'inherit'],
@@ -109,7 +116,7 @@ async function start(name: string, build: string, logLevel: string, core?: numbe
       );
       if (up) break;
       if (waited > 10_000 || child.exitCode !== null) {
-        throw new Error(`${name} (${main}) did not start.`);
+        throw new Error(`${name} (${node.slice(1).join(' ')}) did not start.`);
       }
       await sleep(100);
     }
@@ -148,6 +155,9 @@ async function slice(build: Build, scenario: string, seconds: number): Promise<n
   return spent / answered;
 }
 
+const describe = ({ build, logLevel, nodeFlags }: Side) =>
+  `${build} (log ${logLevel}${nodeFlags.length > 0 ? `, node ${nodeFlags.join(' ')}` : ''})`;
+
 async function main() {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
@@ -157,6 +167,8 @@ async function main() {
       seconds: { type: 'string', default: '2' },
       'log-a': { type: 'string', default: 'info' },
       'log-b': { type: 'string', default: 'info' },
+      'node-a': { type: 'string', default: '' },
+      'node-b': { type: 'string', default: '' },
       help: { type: 'boolean' },
     },
   });
@@ -178,6 +190,11 @@ async function main() {
     return;
   }
 
+  const flags = (text: string) => text.split(' ').filter((flag) => flag !== '');
+  const sides: [Side, Side] = [
+    { build: positionals[0]!, logLevel: values['log-a'], nodeFlags: flags(values['node-a']) },
+    { build: positionals[1]!, logLevel: values['log-b'], nodeFlags: flags(values['node-b']) },
+  ];
   const pinning = pinLoadToOneCore();
   const core = pinning?.serverCore;
   for (const [signal, status] of [
@@ -191,10 +208,7 @@ async function main() {
   }
   const rows: string[][] = [];
   try {
-    const builds = [
-      await start('A', positionals[0]!, values['log-a'], core),
-      await start('B', positionals[1]!, values['log-b'], core),
-    ];
+    const builds = [await start('A', sides[0], core), await start('B', sides[1], core)];
     for (const scenario of scenarios) {
       for (const build of builds) await slice(build, scenario, seconds);
       const a: number[] = [];
@@ -218,7 +232,7 @@ async function main() {
     stopChildren();
   }
   console.log(
-    `A: ${positionals[0]} (log ${values['log-a']}), B: ${positionals[1]} (log ${values['log-b']}); ${slices} slices of ${seconds} s, server${core === undefined ? 's unpinned' : `s on core ${core}, load on core ${pinning!.loadCore}`}.\n`,
+    `A: ${describe(sides[0])}, B: ${describe(sides[1])}; ${slices} slices of ${seconds} s, server${core === undefined ? 's unpinned' : `s on core ${core}, load on core ${pinning!.loadCore}`}.\n`,
   );
   console.log(
     formatTable(
