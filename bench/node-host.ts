@@ -5,7 +5,7 @@ import { createLogger, logRequest } from '../src/hosts/node/logger.ts';
 import { DEFAULT_NODE_CONFIG } from '../src/hosts/node/node-config.ts';
 import { startNodeServer } from '../src/hosts/node/server.ts';
 import { openSqliteFile } from '../src/hosts/node/sqlite-file.ts';
-import { openSqliteTodoStore } from '../src/todos/sqlite-store.ts';
+import { sqliteListStores } from '../src/lists/sqlite-list-stores.ts';
 import type { ChildServer } from './child-ipc.ts';
 
 /** The prod profile's settings the soak keeps to. */
@@ -31,9 +31,6 @@ export function requestLogger(): (request: Request, response: Response, started:
  */
 export async function startNodeHost(maxItems: number, storageFile?: string): Promise<ChildServer> {
   const database = storageFile === undefined ? undefined : openSqliteFile(storageFile);
-  const durable =
-    database &&
-    openSqliteTodoStore(database, { keepChanges: DEFAULT_NODE_CONFIG.sse.replayEvents });
   const running = await startNodeServer(
     {
       ...DEFAULT_NODE_CONFIG,
@@ -44,9 +41,10 @@ export async function startNodeHost(maxItems: number, storageFile?: string): Pro
       sse: { ...DEFAULT_NODE_CONFIG.sse, maxClients: 20_000 },
     },
     createLogger(DEFAULT_NODE_CONFIG.log),
-    durable,
+    { stores: database && sqliteListStores(database) },
   );
-  const { store, events } = running.app;
+  const { lists, events } = running.app;
+  const { store } = lists.defaultList!;
   return {
     url: running.url,
     openStreams: () => events.openCount,

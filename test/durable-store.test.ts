@@ -5,15 +5,17 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { createApp } from '../src/app.ts';
 import { DEFAULT_APP_CONFIG } from '../src/config.ts';
 import { openSqliteFile } from '../src/hosts/node/sqlite-file.ts';
+import { DEFAULT_LIST_PATHS, listPathOf, namedListPaths } from '../src/lists/list-paths.ts';
+import { localLists } from '../src/lists/local-lists.ts';
+import { sqliteListStores } from '../src/lists/sqlite-list-stores.ts';
 import type { SqlDatabase } from '../src/todos/sql-database.ts';
-import { openSqliteTodoStore } from '../src/todos/sqlite-store.ts';
 import { expectProblem, sendJson, type TodoJson } from './support/api.ts';
 import { openStream } from './support/sse.ts';
 
 const freshFile = () => join(mkdtempSync(join(tmpdir(), 'todo-store-')), 'todos.sqlite');
 
 /**
- * The handler over the list kept in `db`, as a test service; `replayEvents` as configured;
+ * The handler over the lists kept in `db`, as a test service; `replayEvents` as configured;
  * unexpected errors go to `reportError`.
  */
 function appOn(
@@ -21,12 +23,16 @@ function appOn(
   replayEvents = DEFAULT_APP_CONFIG.sse.replayEvents,
   reportError: (error: unknown) => void = () => {},
 ) {
-  const store = openSqliteTodoStore(db, { keepChanges: replayEvents });
   const config = { ...DEFAULT_APP_CONFIG, sse: { ...DEFAULT_APP_CONFIG.sse, replayEvents } };
-  const app = createApp({ config, store, host: { reportError } });
+  const app = createApp({
+    config,
+    lists: localLists({ stores: sqliteListStores(db) }),
+    host: { reportError },
+  });
   onTestFinished(() => app.close());
   return {
     app,
+    paths: DEFAULT_LIST_PATHS,
     fetch: (path: string, init?: RequestInit) =>
       app.fetch(new Request(new URL(path, 'http://localhost'), init)),
   };
@@ -180,6 +186,105 @@ describe('the list kept in SQLite', () => {
       'created',
       ids[3],
       'd',
+    ]);
+  });
+
+  it('brings back every named list, its title, items, ETags and event ids, when opened again', async () => {
+    const file = freshFile();
+    const first = appOn(opened(file));
+    const lists: string[] = [];
+    for (const title of ['Groceries', 'Chores']) {
+      const created = await first.fetch('/api/lists', sendJson('POST', { title }));
+      const { id } = (await created.json()) as { id: string };
+      await first.fetch(namedListPaths(id).todos, sendJson('POST', { title: `${title} 1` }));
+      await first.fetch(listPathOf(id), sendJson('PUT', { title: `${title}!` }));
+      lists.push(id);
+    }
+    const seen = async (service: ReturnType<typeof appOn>) =>
+      Promise.all(
+        lists.map(async (id) => {
+          const [list, todos] = [
+            await service.fetch(listPathOf(id)),
+            await service.fetch(namedListPaths(id).todos),
+          ];
+          return [
+            await list.json(),
+            list.headers.get('etag'),
+            await todos.json(),
+            todos.headers.get('etag'),
+          ];
+        }),
+      );
+    const before = await seen(first);
+    first.app.close();
+    expect(await seen(appOn(opened(file)))).toEqual(before);
+  });
+
+  it('replays a named list’s changes, its rename among them, after a restart', async () => {
+    const file = freshFile();
+    const first = appOn(opened(file));
+    const { id } = (await (await first.fetch('/api/lists', { method: 'POST' })).json()) as {
+      id: string;
+    };
+    const etag = (await first.fetch(namedListPaths(id).todos)).headers.get('etag')!;
+    await first.fetch(listPathOf(id), sendJson('PUT', { title: 'Renamed' }));
+    first.app.close();
+    const second = appOn(opened(file));
+    const stream = await openStream(second as never, {
+      path: namedListPaths(id).sse,
+      headers: { 'last-event-id': etag.slice(1, -1) },
+    });
+    const event = await stream.nextEvent();
+    stream.close();
+    expect([event.event, event.data]).toEqual(['list-renamed', { id, title: 'Renamed' }]);
+  });
+
+  it('removes every row of a deleted list, and keeps it deleted when opened again', async () => {
+    const file = freshFile();
+    const db = opened(file);
+    const first = appOn(db);
+    const { id } = (await (await first.fetch('/api/lists', { method: 'POST' })).json()) as {
+      id: string;
+    };
+    await first.fetch(namedListPaths(id).todos, sendJson('POST', { title: 'a' }));
+    await first.fetch(listPathOf(id), { method: 'DELETE' });
+    const rows = ['lists', 'list_items', 'list_changes'].map(
+      (table) => db.all(`SELECT 1 FROM ${table} WHERE list = ?`, id).length,
+    );
+    first.app.close();
+    const status = (await appOn(opened(file)).fetch(listPathOf(id))).status;
+    expect([rows, status]).toEqual([[0, 0, 0], 404]);
+  });
+
+  it('moves the one list of a file from before there were lists into the default list', async () => {
+    const file = freshFile();
+    const old = opened(file);
+    old.run('CREATE TABLE list_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+    old.run(
+      'CREATE TABLE todos (id TEXT NOT NULL UNIQUE, title TEXT NOT NULL, completed INTEGER NOT NULL, version TEXT NOT NULL)',
+    );
+    old.run(
+      'CREATE TABLE changes (sequence INTEGER PRIMARY KEY, type TEXT NOT NULL, todo TEXT NOT NULL)',
+    );
+    old.run("INSERT INTO list_state VALUES ('run', 'abcd1234'), ('sequence', '2')");
+    const [a, b] = [
+      { id: '11111111-1111-4111-8111-111111111111', title: 'a', completed: false },
+      { id: '22222222-2222-4222-8222-222222222222', title: 'b', completed: true },
+    ];
+    old.run("INSERT INTO todos VALUES (?, 'b', 1, 'abcd1234.2')", b.id);
+    old.run("INSERT INTO todos VALUES (?, 'a', 0, 'abcd1234.1')", a.id);
+    old.run("INSERT INTO changes VALUES (2, 'created', ?)", JSON.stringify(b));
+    const service = appOn(old);
+    const list = await service.fetch('/api/todos');
+    const stream = await openStream(service as never, {
+      headers: { 'last-event-id': 'abcd1234.1' },
+    });
+    const replayed = await stream.nextEvent();
+    stream.close();
+    expect([await list.json(), list.headers.get('etag'), replayed.id]).toEqual([
+      [b, a],
+      '"abcd1234.2"',
+      'abcd1234.2',
     ]);
   });
 });

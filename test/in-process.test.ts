@@ -5,9 +5,10 @@ import { documentedStatuses, OpenApiCheck, statusesSeen } from './support/openap
 import { createApp } from '../src/app.ts';
 import { expectProblem } from './support/api.ts';
 import { conformanceSuite } from './conformance/index.ts';
-import { inProcessHost } from './support/hosts.ts';
+import { inProcessHost, onNamedList } from './support/hosts.ts';
 
 conformanceSuite(inProcessHost);
+conformanceSuite(onNamedList(inProcessHost));
 
 describe('the handler while its host drains', () => {
   const draining = () => {

@@ -1,4 +1,5 @@
 import { conformanceSuite } from './conformance/index.ts';
-import { nodeHost } from './support/hosts.ts';
+import { nodeHost, onNamedList } from './support/hosts.ts';
 
 conformanceSuite(nodeHost);
+conformanceSuite(onNamedList(nodeHost));

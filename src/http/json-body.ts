@@ -4,8 +4,7 @@ import { HttpProblem } from './problem.ts';
 /** Refuses, with 415, a request whose body is not declared as JSON. */
 export function requireJsonMediaType(request: Request): void {
   const declared = request.headers.get('content-type');
-  const mediaType = declared?.split(';', 1)[0]?.trim().toLowerCase();
-  if (mediaType !== 'application/json') {
+  if (!isJson(declared)) {
     throw new HttpProblem(
       415,
       declared
@@ -13,6 +12,33 @@ export function requireJsonMediaType(request: Request): void {
         : 'The request has no Content-Type; send the body as application/json.',
     );
   }
+}
+
+function isJson(contentType: string | null): boolean {
+  return contentType?.split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
+}
+
+/**
+ * Reads a body that may be left out: undefined when the request carries no byte of body,
+ * whatever it declares; else the body must be a JSON object as `readJsonObject` reads it, sent
+ * as `application/json` (415 otherwise).
+ */
+export async function readOptionalJsonObject(
+  request: Request,
+  maxBytes: number,
+  contentLengthIsExact = false,
+): Promise<Record<string, unknown> | undefined> {
+  const declared = request.headers.get('content-length');
+  if (request.body === null || declared === '0') return undefined;
+  if (!isJson(request.headers.get('content-type'))) {
+    // A body of unknown length may still turn out to be empty: its first read says.
+    if (declared === null && (await request.body.getReader().read().catch(bodyEndedEarly)).done) {
+      return undefined;
+    }
+    requireJsonMediaType(request);
+  }
+  const bytes = await readAtMost(request, maxBytes, contentLengthIsExact);
+  return bytes.byteLength === 0 ? undefined : parseJsonObject(decodeUtf8(bytes));
 }
 
 /**
@@ -25,7 +51,10 @@ export async function readJsonObject(
   maxBytes: number,
   contentLengthIsExact = false,
 ): Promise<Record<string, unknown>> {
-  const text = decodeUtf8(await readAtMost(request, maxBytes, contentLengthIsExact));
+  return parseJsonObject(decodeUtf8(await readAtMost(request, maxBytes, contentLengthIsExact)));
+}
+
+function parseJsonObject(text: string): Record<string, unknown> {
   if (text.trim() === '') {
     throw new HttpProblem(
       400,

@@ -68,11 +68,15 @@ function contentTypeOf(path: string): string {
   return CONTENT_TYPES[extension] ?? 'application/octet-stream';
 }
 
-/** Serves `public/` for GET and HEAD; other methods on a file that exists answer 405. */
+/**
+ * Serves `public/` for GET and HEAD; other methods on a file that exists answer 405. Each of
+ * `pages` is a path pattern served with one file, such as a page that reads its URL itself.
+ */
 export function addStaticRoutes(
   router: RouterType,
   assets: AssetSource | undefined,
   responses: Responses,
+  pages: Readonly<Record<string, string>> = {},
 ): void {
   const read = async (path: string) => {
     const bytes = await assets?.read(path);
@@ -89,8 +93,7 @@ export function addStaticRoutes(
   const notFound = () => new HttpProblem(404, 'No page or file is at this path.');
   const refuseMethod = methodNotAllowed('GET, HEAD');
 
-  const serve = async (request: IRequest) => {
-    const file = await find(request);
+  const answer = (file: { path: string; bytes: Uint8Array } | undefined) => {
     if (file === undefined) throw notFound();
     const headers = file.path.endsWith('.html') ? HTML_HEADERS : PAGE_HEADERS;
     return responses.bytes(200, file.bytes, {
@@ -98,6 +101,12 @@ export function addStaticRoutes(
       'content-type': contentTypeOf(file.path),
     });
   };
+  const serve = async (request: IRequest) => answer(await find(request));
+
+  for (const [pattern, path] of Object.entries(pages)) {
+    const page = async () => answer(await read(path));
+    router.get(pattern, page).head(pattern, page).all(pattern, refuseMethod);
+  }
 
   const refuse = async (request: IRequest) => {
     if ((await find(request)) === undefined) throw notFound();

@@ -2,6 +2,7 @@ import type { AppConfig } from '../config.ts';
 import type { Host } from '../host.ts';
 import { concatBytes } from '../http/bytes.ts';
 import { HttpProblem } from '../http/problem.ts';
+import type { ListInfo } from '../lists/list-info.ts';
 import type { TodoStore } from '../todos/store.ts';
 import type { EventChannel, OpenEventChannel } from './event-channel.ts';
 import { EventClient } from './event-client.ts';
@@ -13,7 +14,6 @@ import {
   type SnapshotEvent,
 } from './events.ts';
 import { Heartbeat } from './heartbeat.ts';
-import { ReplayBuffer } from './replay-buffer.ts';
 
 const encoder = new TextEncoder();
 const RETRY = encoder.encode(`retry: ${RECONNECT_DELAY_MS}\n\n`);
@@ -31,8 +31,8 @@ export interface EventStreamStats {
 }
 
 /**
- * The clients of `GET /api/sse`, fed from one subscription to the store. A change is recorded
- * for replay, and encoded once for all the clients, only when there is one.
+ * The clients of one list's event stream, fed from one subscription to its store. A change is
+ * encoded once for all the clients, and only when there is one.
  *
  * A client is dropped as soon as anything shows it left: its request is aborted, its stream
  * is cancelled, or a write to it fails. The last is the only sign some hosts give (a Durable
@@ -42,7 +42,6 @@ export class EventStreams implements EventStreamStats {
   readonly #store: TodoStore;
   readonly #maxClients: number;
   readonly #openChannel: OpenEventChannel;
-  readonly #replay: ReplayBuffer;
   readonly #clients = new Set<EventClient>();
   readonly #frames = new WeakMap<ChangeEvent, Uint8Array>();
   readonly #heartbeat: Heartbeat;
@@ -56,14 +55,12 @@ export class EventStreams implements EventStreamStats {
     this.#store = store;
     this.#maxClients = settings.maxClients;
     this.#openChannel = host.openEventChannel;
-    this.#replay = new ReplayBuffer(store.history(), settings.replayEvents);
     this.#heartbeat = new Heartbeat(
       settings.heartbeatSeconds,
       (bytes) => this.#sendAll(bytes),
       !host.hearsClientsLeave,
     );
     store.subscribe((change) => {
-      this.#replay.record(change);
       if (this.#clients.size > 0) this.#sendAll(this.#frameOf(change));
     });
   }
@@ -76,7 +73,7 @@ export class EventStreams implements EventStreamStats {
     return this.#heartbeat.running;
   }
 
-  /** The channel of a new stream for `request`; 503 when the server is full or stopping. */
+  /** The channel of a new stream for `request`; 503 when the list is full or stopping. */
   open(request: Request): EventChannel {
     if (this.#closed) {
       throw unavailable('The server is shutting down; reconnect in a moment.');
@@ -106,8 +103,14 @@ export class EventStreams implements EventStreamStats {
     for (const client of this.#clients) client.end();
   }
 
+  /** The list was deleted: every client is told so, then its stream ends. */
+  endForDeletion(list: ListInfo): void {
+    this.#sendAll(encoder.encode(formatLiveEvent({ type: 'list-deleted', list })));
+    this.close();
+  }
+
   #openingFor(lastEventId: string | null): Uint8Array {
-    const missed = lastEventId ? this.#replay.since(lastEventId) : undefined;
+    const missed = lastEventId ? this.#store.changesSince(lastEventId) : undefined;
     if (missed === undefined) {
       const snapshot: SnapshotEvent = {
         type: 'snapshot',

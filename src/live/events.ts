@@ -1,24 +1,47 @@
 /**
- * The events of `GET /api/sse`, shared by the server, which writes them, and the page, which
+ * The events of the event streams, shared by the server, which writes them, and the page, which
  * reads them. This module runs in the browser too: it imports types only.
  */
+import type { ListInfo } from '../lists/list-info.ts';
 import type { Todo } from '../todos/todo.ts';
 
-/** The whole list, sent to a client that is new or cannot be brought up to date. */
+/** The whole list of items, sent to a client that is new or cannot be brought up to date. */
 export interface SnapshotEvent {
   readonly type: 'snapshot';
   readonly id: string;
   readonly todos: readonly Todo[];
 }
 
-/** One successful change; for `deleted`, the item as it was. */
-export interface ChangeEvent {
+/** One successful change of an item; for `deleted`, the item as it was. */
+export interface TodoChange {
   readonly type: 'created' | 'updated' | 'deleted';
   readonly id: string;
   readonly todo: Todo;
 }
 
-export type LiveEvent = SnapshotEvent | ChangeEvent;
+/** A named list got a new title; its data is the list as `GET /api/lists/{id}` gives it. */
+export interface ListRenamed {
+  readonly type: 'list-renamed';
+  readonly id: string;
+  readonly list: ListInfo;
+}
+
+/** Every change a list's stream tells, in its order: each has an id a client may resume after. */
+export type ChangeEvent = TodoChange | ListRenamed;
+
+/**
+ * A named list was deleted: the last event of its streams, which then end. It has no id, as
+ * there is nothing left to resume.
+ */
+export interface ListDeleted {
+  readonly type: 'list-deleted';
+  readonly list: ListInfo;
+}
+
+/** The events that carry an id: a snapshot, or a change after which a client may resume. */
+export type IdentifiedEvent = SnapshotEvent | ChangeEvent;
+
+export type LiveEvent = IdentifiedEvent | ListDeleted;
 export type LiveEventType = LiveEvent['type'];
 
 export const LIVE_EVENT_TYPES: readonly LiveEventType[] = [
@@ -26,9 +49,11 @@ export const LIVE_EVENT_TYPES: readonly LiveEventType[] = [
   'created',
   'updated',
   'deleted',
+  'list-renamed',
+  'list-deleted',
 ];
 
-/** Where an event id stands: the server run that wrote it, and its place in that run. */
+/** Where an event id stands: the run of the list that wrote it, and its place in that run. */
 export interface EventPlace {
   readonly run: string;
   readonly sequence: number;
@@ -36,7 +61,7 @@ export interface EventPlace {
 
 /**
  * The id of the event at `sequence` in `run`, which is also the list's version and ETag then.
- * The run tells a client that the server restarted; the sequence orders events within it.
+ * The run tells a client that the list started again; the sequence orders events within it.
  */
 export function eventIdOf({ run, sequence }: EventPlace): string {
   return `${run}.${sequence}`;
@@ -54,12 +79,16 @@ export const RECONNECT_DELAY_MS = 3000;
 /** The query parameter that carries the last event id for clients that cannot set headers. */
 export const LAST_EVENT_ID_PARAM = 'lastEventId';
 
-export const EVENTS_PATH = '/api/sse';
-
 function isTodo(value: unknown): value is Todo {
   if (typeof value !== 'object' || value === null) return false;
   const { id, title, completed } = value as Record<string, unknown>;
   return typeof id === 'string' && typeof title === 'string' && typeof completed === 'boolean';
+}
+
+function isListInfo(value: unknown): value is ListInfo {
+  if (typeof value !== 'object' || value === null) return false;
+  const { id, title } = value as Record<string, unknown>;
+  return typeof id === 'string' && typeof title === 'string';
 }
 
 /**
@@ -80,6 +109,10 @@ export function readLiveEvent(type: string, id: string, data: string): LiveEvent
     case 'updated':
     case 'deleted':
       return isTodo(value) ? { type, id, todo: value } : undefined;
+    case 'list-renamed':
+      return isListInfo(value) ? { type, id, list: value } : undefined;
+    case 'list-deleted':
+      return isListInfo(value) ? { type, list: value } : undefined;
     default:
       return undefined;
   }
@@ -87,6 +120,18 @@ export function readLiveEvent(type: string, id: string, data: string): LiveEvent
 
 /** The event as the stream writes it: one SSE message. */
 export function formatLiveEvent(event: LiveEvent): string {
-  const data = JSON.stringify(event.type === 'snapshot' ? event.todos : event.todo);
-  return `id: ${event.id}\nevent: ${event.type}\ndata: ${data}\n\n`;
+  switch (event.type) {
+    case 'snapshot':
+      return message(event.id, event.type, JSON.stringify(event.todos));
+    case 'list-renamed':
+      return message(event.id, event.type, JSON.stringify(event.list));
+    case 'list-deleted':
+      return `event: ${event.type}\ndata: ${JSON.stringify(event.list)}\n\n`;
+    default:
+      return message(event.id, event.type, JSON.stringify(event.todo));
+  }
+}
+
+function message(id: string, type: string, data: string): string {
+  return `id: ${id}\nevent: ${type}\ndata: ${data}\n\n`;
 }

@@ -2,18 +2,25 @@ import type { RouterType } from 'itty-router';
 import { preflightHeaders } from '../http/cors.ts';
 import type { Responses } from '../http/responses.ts';
 import { methodNotAllowed } from '../http/routing.ts';
-import { EVENTS_PATH } from './events.ts';
-import type { EventStreams } from './event-streams.ts';
+import type { ListBase } from '../lists/list-bases.ts';
 
 /**
- * `GET /api/sse` (docs/api.md, Live updates). HEAD is refused: a stream has no end to measure.
- * A cross-origin client that sends `Last-Event-ID` itself (not EventSource, which may) needs a
+ * A list's event stream, `GET /api/sse` for the default list and `GET /api/lists/{id}/sse` for
+ * a named one (docs/api.md, Live updates). HEAD is refused: a stream has no end to measure. A
+ * cross-origin client that sends `Last-Event-ID` itself (not EventSource, which may) needs a
  * preflight that allows it.
  */
-export function addEventRoutes(router: RouterType, streams: EventStreams, responses: Responses) {
+export function addEventRoutes(
+  router: RouterType,
+  bases: readonly ListBase[],
+  responses: Responses,
+) {
   const preflight = preflightHeaders('GET, OPTIONS', 'Last-Event-ID');
-  router
-    .get(EVENTS_PATH, (request) => responses.eventStream(streams.open(request)))
-    .options(EVENTS_PATH, () => responses.apiEmpty(204, preflight))
-    .all(EVENTS_PATH, methodNotAllowed('GET, OPTIONS'));
+  for (const { prefix, listOf } of bases) {
+    const path = `${prefix}/sse`;
+    router
+      .get(path, (request) => responses.eventStream(listOf(request).events.open(request)))
+      .options(path, () => responses.apiEmpty(204, preflight))
+      .all(path, methodNotAllowed('GET, OPTIONS'));
+  }
 }

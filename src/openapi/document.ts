@@ -2,13 +2,17 @@ import type { AppConfig } from '../config.ts';
 import { componentsFor } from './components.ts';
 import { pathsFor } from './paths.ts';
 
-const DESCRIPTION = `A to-do list with a live event stream. Every host (Node, Cloudflare Workers)
+const DESCRIPTION = `To-do lists with a live event stream. Every host (Node, Cloudflare Workers)
 serves the same API.
 
+- **Lists:** \`/api/todos\` and \`/api/sse\` are the default list, which everyone shares. \`POST
+  /api/lists\` makes a named list; its items and stream are at \`/api/lists/{listId}/todos\` and
+  \`/api/lists/{listId}/sse\`, under the same rules. Anyone with a list's id can read and change
+  it; there is no way to list the lists.
 - **Errors** are \`application/problem+json\` (RFC 9457), their \`instance\` the request's id.
 - **Checks on a body** run in this order, and the first that fails answers: the route and the
   id (404), the media type (415), \`If-Match\` (412), the size (413), JSON syntax and shape (400),
-  the fields (400), the list's capacity (507).
+  the fields (400), the list's capacity (507). A named list's routes first check the list (404).
 - **Methods:** HEAD is served wherever GET is (the event stream aside), with the same status and
   headers and no body. Any other method a path does not list is 405 with an \`Allow\` header.
 - **CORS:** every answer under \`/api/\` allows any origin and exposes \`Location\` and \`ETag\`;

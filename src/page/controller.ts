@@ -1,4 +1,4 @@
-import type { LiveEvent } from '../live/events.ts';
+import type { IdentifiedEvent } from '../live/events.ts';
 import type { ConnectionState } from './live-feed.ts';
 import { filterOfHash, type TodoModel } from './model.ts';
 import { ApiError, type TodoApi } from './todo-api.ts';
@@ -52,7 +52,7 @@ export class TodoController {
   }
 
   /** The feed calls this for every event it reads. */
-  receive(event: LiveEvent): void {
+  receive(event: IdentifiedEvent): void {
     if (event.type === 'snapshot') this.#snapshots += 1;
     else this.#changes += 1;
     this.#lastEventId = event.id;

@@ -1,4 +1,4 @@
-import { placeOfEventId, type ChangeEvent, type LiveEvent } from '../live/events.ts';
+import { placeOfEventId, type ChangeEvent, type IdentifiedEvent } from '../live/events.ts';
 
 /**
  * Lets every event through once, in order, whichever way it came: from this tab's stream, from
@@ -14,14 +14,14 @@ export class EventOrder {
   #lastId: string | undefined;
   #waiting: ChangeEvent[] = [];
 
-  constructor(private readonly apply: (event: LiveEvent) => void) {}
+  constructor(private readonly apply: (event: IdentifiedEvent) => void) {}
 
   /** The id of the last event applied: where a stream opened by this tab resumes. */
   get lastId(): string | undefined {
     return this.#lastId;
   }
 
-  accept(event: LiveEvent): void {
+  accept(event: IdentifiedEvent): void {
     if (event.type === 'snapshot') {
       if (this.#isLater(event.id, true)) this.#applied(event);
       const waiting = this.#waiting;
@@ -43,7 +43,7 @@ export class EventOrder {
     return next.sequence > shown.sequence;
   }
 
-  #applied(event: LiveEvent): void {
+  #applied(event: IdentifiedEvent): void {
     this.#lastId = event.id;
     this.apply(event);
   }

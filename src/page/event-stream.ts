@@ -1,5 +1,5 @@
+import { DEFAULT_LIST_PATHS } from '../lists/list-paths.ts';
 import {
-  EVENTS_PATH,
   LAST_EVENT_ID_PARAM,
   LIVE_EVENT_TYPES,
   RECONNECT_DELAY_MS,
@@ -45,7 +45,7 @@ export class EventStream {
       this.#lastEventId === undefined
         ? ''
         : `?${LAST_EVENT_ID_PARAM}=${encodeURIComponent(this.#lastEventId)}`;
-    const source = new EventSource(`${EVENTS_PATH}${query}`);
+    const source = new EventSource(`${DEFAULT_LIST_PATHS.sse}${query}`);
     this.#source = source;
 
     source.addEventListener('open', () => {
@@ -59,7 +59,7 @@ export class EventStream {
     for (const type of LIVE_EVENT_TYPES) {
       source.addEventListener(type, (message: MessageEvent<string>) => {
         const event = readLiveEvent(type, message.lastEventId, message.data);
-        if (event === undefined) return;
+        if (event === undefined || event.type === 'list-deleted') return;
         this.#lastEventId = event.id;
         this.listener.event(event);
       });

@@ -1,4 +1,4 @@
-import type { LiveEvent } from '../live/events.ts';
+import type { IdentifiedEvent } from '../live/events.ts';
 import { EventOrder } from './event-order.ts';
 import { EventStream } from './event-stream.ts';
 import { SharedLiveFeed } from './shared-live-feed.ts';
@@ -7,7 +7,7 @@ import type { TodoApi } from './todo-api.ts';
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting';
 
 export interface LiveFeedListener {
-  event(event: LiveEvent): void;
+  event(event: IdentifiedEvent): void;
   state(state: ConnectionState): void;
 }
 

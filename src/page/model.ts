@@ -1,4 +1,4 @@
-import type { LiveEvent } from '../live/events.ts';
+import type { IdentifiedEvent } from '../live/events.ts';
 import type { Todo } from '../todos/todo.ts';
 
 export type Filter = 'all' | 'active' | 'completed';
@@ -33,7 +33,7 @@ export class TodoModel {
   readonly #items = new Map<string, Todo>();
   #filter: Filter = 'all';
 
-  apply(event: LiveEvent): void {
+  apply(event: IdentifiedEvent): void {
     switch (event.type) {
       case 'snapshot':
         this.#items.clear();
@@ -45,6 +45,8 @@ export class TodoModel {
         break;
       case 'deleted':
         this.#items.delete(event.todo.id);
+        break;
+      case 'list-renamed':
         break;
     }
   }

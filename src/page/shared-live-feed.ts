@@ -1,4 +1,4 @@
-import { LIVE_EVENT_TYPES, RECONNECT_DELAY_MS, type LiveEvent } from '../live/events.ts';
+import { LIVE_EVENT_TYPES, RECONNECT_DELAY_MS, type IdentifiedEvent } from '../live/events.ts';
 import { EventOrder } from './event-order.ts';
 import { EventStream } from './event-stream.ts';
 import type { ConnectionState, LiveFeed, LiveFeedListener } from './live-feed.ts';
@@ -12,7 +12,7 @@ const STATES: readonly ConnectionState[] = ['connecting', 'open', 'reconnecting'
 
 /** What tabs tell each other. The holder sends events and states; a tab that joins, hello. */
 type TabMessage =
-  | { readonly kind: 'event'; readonly event: LiveEvent }
+  | { readonly kind: 'event'; readonly event: IdentifiedEvent }
   | { readonly kind: 'state'; readonly state: ConnectionState }
   | { readonly kind: 'hello' };
 
@@ -20,7 +20,7 @@ function isTabMessage(data: unknown): data is TabMessage {
   const message = data as Partial<Record<string, unknown>> | null;
   if (typeof message !== 'object' || message === null) return false;
   if (message.kind === 'event') {
-    const event = message.event as Partial<LiveEvent> | null;
+    const event = message.event as Partial<IdentifiedEvent> | null;
     return typeof event?.id === 'string' && LIVE_EVENT_TYPES.includes(event.type!);
   }
   if (message.kind === 'state') return STATES.includes(message.state as ConnectionState);

@@ -6,50 +6,29 @@ import { readJsonObject, requireJsonMediaType } from '../http/json-body.ts';
 import { HttpProblem } from '../http/problem.ts';
 import type { Responses } from '../http/responses.ts';
 import { methodNotAllowed } from '../http/routing.ts';
-import type { StoredTodo, TodoStore } from './store.ts';
+import { stillThere, type ListBase, type ListOf } from '../lists/list-bases.ts';
+import { answerOf, type ItemAnswer, type TodoList } from '../lists/todo-list.ts';
+import type { StoredTodo } from './store.ts';
 import { parseTodoFields, type BodyIntent } from './validate.ts';
 
-const COLLECTION = '/api/todos';
-const ITEM = '/api/todos/:id';
 const CREATE: BodyIntent = { kind: 'create' };
-const utf8 = new TextEncoder();
-
-/** What an answer about one item carries: its ETag and its JSON. */
-interface ItemAnswer {
-  readonly etag: string;
-  readonly json: string;
-}
 
 export interface TodoRouteDeps {
-  readonly store: TodoStore;
+  readonly bases: readonly ListBase[];
   readonly limits: AppConfig['limits'];
   readonly responses: Responses;
   readonly contentLengthIsExact: boolean;
 }
 
-/** The to-do API: docs/api.md, sections Items, Request bodies and Conditional requests. */
+/**
+ * The items of a list, under `/api/todos` for the default list and `/api/lists/{id}/todos` for
+ * a named one, by the same rules: docs/api.md, sections Items, Request bodies and Conditional
+ * requests.
+ */
 export function addTodoRoutes(router: RouterType, deps: TodoRouteDeps) {
-  const { store, limits, responses, contentLengthIsExact } = deps;
-  // The list's ETag is the store's version, so its JSON only needs making, and encoding, once
-  // per change: a host can send the bytes as they are, where a string is measured and encoded
-  // again for every answer.
-  let listCache: { version: string; body: Uint8Array } = { version: '', body: new Uint8Array(0) };
+  const { limits, responses, contentLengthIsExact } = deps;
   const collectionPreflight = preflightHeaders('GET, POST, OPTIONS');
   const itemPreflight = preflightHeaders('PUT, DELETE, OPTIONS');
-
-  const answerOf = (stored: StoredTodo): ItemAnswer => ({
-    etag: etagOf(stored.version),
-    json: JSON.stringify(stored.todo),
-  });
-  // A read's answer changes only with the item's version, and every version is a new
-  // StoredTodo: its ETag and JSON are made on the first read, not on every one. Changes make
-  // their answer once anyway, so only items that are read take the memory.
-  const readAnswers = new WeakMap<StoredTodo, ItemAnswer>();
-  const readAnswerOf = (stored: StoredTodo): ItemAnswer => {
-    let answer = readAnswers.get(stored);
-    if (answer === undefined) readAnswers.set(stored, (answer = answerOf(stored)));
-    return answer;
-  };
 
   const itemResponse = (status: number, answer: ItemAnswer, headers?: Record<string, string>) =>
     responses.apiJson(status, answer.json, { etag: answer.etag, ...headers });
@@ -78,20 +57,18 @@ export function addTodoRoutes(router: RouterType, deps: TodoRouteDeps) {
     return parsed.fields;
   };
 
-  const listTodos = (request: IRequest) => {
-    const etag = etagOf(store.version);
+  const listTodos = (list: TodoList, request: IRequest) => {
+    const etag = etagOf(list.store.version);
     if (isNotModified(request.headers.get('if-none-match'), etag)) {
       return responses.apiEmpty(304, { etag });
     }
-    if (listCache.version !== store.version) {
-      listCache = { version: store.version, body: utf8.encode(JSON.stringify(store.list())) };
-    }
-    return responses.apiJson(200, listCache.body, { etag });
+    return responses.apiJson(200, list.listBody(), { etag });
   };
 
-  const createTodo = async (request: IRequest) => {
+  const createTodo = async (list: TodoList, request: IRequest) => {
     requireJsonMediaType(request);
     const fields = await readFields(request, CREATE);
+    const { store, paths } = stillThere(list);
     if (store.size >= limits.maxItems) {
       throw new HttpProblem(
         507,
@@ -99,45 +76,54 @@ export function addTodoRoutes(router: RouterType, deps: TodoRouteDeps) {
       );
     }
     const created = store.create(fields);
-    return itemResponse(201, answerOf(created), { location: `${COLLECTION}/${created.todo.id}` });
+    return itemResponse(201, answerOf(created), { location: `${paths.todos}/${created.todo.id}` });
   };
 
-  const getTodo = (request: IRequest) => {
-    const stored = found(store.get(request.params.id!));
-    const answer = readAnswerOf(stored);
+  const getTodo = (list: TodoList, request: IRequest) => {
+    const answer = list.readAnswerOf(found(list.store.get(request.params.id!)));
     if (isNotModified(request.headers.get('if-none-match'), answer.etag)) {
       return responses.apiEmpty(304, { etag: answer.etag });
     }
     return itemResponse(200, answer);
   };
 
-  const replaceTodo = async (request: IRequest) => {
+  const replaceTodo = async (list: TodoList, request: IRequest) => {
     const id = request.params.id!;
-    const current = found(store.get(id));
+    const current = found(list.store.get(id));
     requireJsonMediaType(request);
     requireIfMatch(request, current);
     const fields = await readFields(request, { kind: 'replace', id });
-    // The body arrived asynchronously: the item may have changed or gone meanwhile.
+    // The body arrived asynchronously: the list or the item may have changed or gone meanwhile.
+    const { store } = stillThere(list);
     requireIfMatch(request, found(store.get(id)));
     return itemResponse(200, answerOf(found(store.replace(id, fields))));
   };
 
-  const deleteTodo = (request: IRequest) => {
+  const deleteTodo = (list: TodoList, request: IRequest) => {
     const id = request.params.id!;
-    requireIfMatch(request, found(store.get(id)));
-    return itemResponse(200, answerOf(found(store.delete(id))));
+    requireIfMatch(request, found(list.store.get(id)));
+    return itemResponse(200, answerOf(found(list.store.delete(id))));
   };
 
-  router
-    .get(COLLECTION, listTodos)
-    .head(COLLECTION, listTodos)
-    .post(COLLECTION, createTodo)
-    .options(COLLECTION, () => responses.apiEmpty(204, collectionPreflight))
-    .all(COLLECTION, methodNotAllowed('GET, HEAD, POST, OPTIONS'))
-    .get(ITEM, getTodo)
-    .head(ITEM, getTodo)
-    .put(ITEM, replaceTodo)
-    .delete(ITEM, deleteTodo)
-    .options(ITEM, () => responses.apiEmpty(204, itemPreflight))
-    .all(ITEM, methodNotAllowed('GET, HEAD, PUT, DELETE, OPTIONS'));
+  const on =
+    (listOf: ListOf, answer: (list: TodoList, request: IRequest) => Response | Promise<Response>) =>
+    (request: IRequest) =>
+      answer(listOf(request), request);
+
+  for (const { prefix, listOf } of deps.bases) {
+    const collection = `${prefix}/todos`;
+    const item = `${collection}/:id`;
+    router
+      .get(collection, on(listOf, listTodos))
+      .head(collection, on(listOf, listTodos))
+      .post(collection, on(listOf, createTodo))
+      .options(collection, () => responses.apiEmpty(204, collectionPreflight))
+      .all(collection, methodNotAllowed('GET, HEAD, POST, OPTIONS'))
+      .get(item, on(listOf, getTodo))
+      .head(item, on(listOf, getTodo))
+      .put(item, on(listOf, replaceTodo))
+      .delete(item, on(listOf, deleteTodo))
+      .options(item, () => responses.apiEmpty(204, itemPreflight))
+      .all(item, methodNotAllowed('GET, HEAD, PUT, DELETE, OPTIONS'));
+  }
 }

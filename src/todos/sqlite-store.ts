@@ -1,21 +1,20 @@
 import { eventIdOf, type ChangeEvent } from '../live/events.ts';
+import type { ListInfo } from '../lists/list-info.ts';
 import type { SqlDatabase } from './sql-database.ts';
-import { MemoryTodoStore, type StoredList, type TodoStore } from './store.ts';
+import { MemoryTodoStore, newRunId, type KeptList, type TodoStore } from './store.ts';
 import type { Todo } from './todo.ts';
-
-const SCHEMA = [
-  'CREATE TABLE IF NOT EXISTS list_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)',
-  // The rowid keeps creation order; a replace updates the row in place, so its place too.
-  `CREATE TABLE IF NOT EXISTS todos (
-     id TEXT NOT NULL UNIQUE, title TEXT NOT NULL, completed INTEGER NOT NULL, version TEXT NOT NULL)`,
-  'CREATE TABLE IF NOT EXISTS changes (sequence INTEGER PRIMARY KEY, type TEXT NOT NULL, todo TEXT NOT NULL)',
-];
 
 const SHARED_STORAGE =
   'The stored list was changed by another service since this one started: another service ' +
-  'keeps its list in the same storage. Run one service per storage file, and restart this ' +
-  'one to load the list as it is now.';
+  'keeps its lists in the same storage. Run one service per storage file, and restart this ' +
+  'one to load the lists as they are now.';
 
+interface ListRow {
+  title: string;
+  title_version: string;
+  run: string;
+  sequence: number;
+}
 interface TodoRow {
   id: string;
   title: string;
@@ -25,42 +24,86 @@ interface TodoRow {
 interface ChangeRow {
   sequence: number;
   type: ChangeEvent['type'];
-  todo: string;
+  data: string;
 }
 
 export interface SqliteTodoStoreOptions {
+  /** The list's key in the tables: its id, or `''` for the default list. */
+  readonly key: string;
+  /** The list's id as clients know it: `''` for the default list. */
+  readonly listId: string;
   /** How many of the latest changes to keep for clients that resume (`sse.replayEvents`). */
   readonly keepChanges: number;
   readonly reportError?: (error: unknown) => void;
 }
 
-/**
- * The list kept in SQLite with its run id, its sequence and its latest changes, so a restart,
- * or a Durable Object leaving memory, loses nothing acknowledged, and event ids go on where
- * they stopped. Reads come from the copy in memory, loaded at start; each change is committed
- * in one transaction before the copy changes and the change is announced.
- */
-export function openSqliteTodoStore(db: SqlDatabase, options: SqliteTodoStoreOptions): TodoStore {
-  const { keepChanges } = options;
-  db.transaction(() => SCHEMA.forEach((statement) => db.run(statement)));
-  return new MemoryTodoStore({
-    reportError: options.reportError,
-    start: db.transaction(() => storedList(db, keepChanges)),
-    persist: (change, sequence) => db.transaction(() => write(db, change, sequence, keepChanges)),
+/** Adds the row of a new list, empty, under `title`, in a run of its own. */
+export function addListRow(db: SqlDatabase, key: string, title: string): void {
+  const run = newRunId();
+  db.run(
+    'INSERT INTO lists (list, title, title_version, run, sequence) VALUES (?, ?, ?, ?, 0)',
+    key,
+    title,
+    eventIdOf({ run, sequence: 0 }),
+    run,
+  );
+}
+
+/** Whether the list under `key` is kept in `db`. */
+export function hasListRow(db: SqlDatabase, key: string): boolean {
+  return db.all('SELECT 1 FROM lists WHERE list = ?', key).length > 0;
+}
+
+/** Removes a list: its row, its items and its changes. */
+export function deleteListRows(db: SqlDatabase, key: string): void {
+  db.transaction(() => {
+    for (const table of ['list_items', 'list_changes', 'lists']) {
+      db.run(`DELETE FROM ${table} WHERE list = ?`, key);
+    }
   });
 }
 
-function storedList(db: SqlDatabase, keepChanges: number): StoredList {
-  let run = stateOf(db, 'run');
-  if (run === undefined) {
-    run = crypto.randomUUID().slice(0, 8);
-    setState(db, 'run', run);
-  }
-  const stored = stateOf(db, 'sequence');
-  if (stored === undefined) setState(db, 'sequence', '0');
-  const sequence = Number(stored ?? 0);
+/**
+ * The list kept under `key` in SQLite, with its run, its sequence, its title and its latest
+ * changes, so a restart, or a Durable Object leaving memory, loses nothing acknowledged, and
+ * event ids go on where they stopped. Reads come from the copy in memory, loaded here; each
+ * change is committed in one transaction before the copy changes and the change is announced.
+ * The tables must exist (`prepareSchema`), and so must the list's row.
+ */
+export function openSqliteTodoStore(db: SqlDatabase, options: SqliteTodoStoreOptions): TodoStore {
+  const { key, keepChanges } = options;
+  return new MemoryTodoStore({
+    keepChanges,
+    reportError: options.reportError,
+    start: db.transaction(() => keptList(db, options)),
+    persist: (change, sequence) =>
+      db.transaction(() => write(db, key, change, sequence, keepChanges)),
+  });
+}
+
+/** The default list kept in `db` (key `''`), its row added the first time. */
+export function openDefaultSqliteStore(
+  db: SqlDatabase,
+  options: Omit<SqliteTodoStoreOptions, 'key' | 'listId'>,
+): TodoStore {
+  return db.transaction(() => {
+    if (!hasListRow(db, '')) addListRow(db, '', '');
+    return openSqliteTodoStore(db, { ...options, key: '', listId: '' });
+  });
+}
+
+function keptList(db: SqlDatabase, { key, listId, keepChanges }: SqliteTodoStoreOptions): KeptList {
+  const row = db.all<ListRow>(
+    'SELECT title, title_version, run, sequence FROM lists WHERE list = ?',
+    key,
+  )[0];
+  if (row === undefined) throw new Error(`No list is kept under the key ${JSON.stringify(key)}.`);
+  const { run, sequence } = row;
   const items = db
-    .all<TodoRow>('SELECT id, title, completed, version FROM todos ORDER BY rowid')
+    .all<TodoRow>(
+      'SELECT id, title, completed, version FROM list_items WHERE list = ? ORDER BY rowid',
+      key,
+    )
     .map(({ id, title, completed, version }) => ({
       todo: { id, title, completed: completed === 1 },
       version,
@@ -68,16 +111,26 @@ function storedList(db: SqlDatabase, keepChanges: number): StoredList {
   const changes = unbrokenUpTo(
     sequence,
     db.all<ChangeRow>(
-      'SELECT sequence, type, todo FROM changes WHERE sequence > ? ORDER BY sequence',
+      'SELECT sequence, type, data FROM list_changes WHERE list = ? AND sequence > ? ORDER BY sequence',
+      key,
       sequence - keepChanges,
     ),
-  ).map((row) => ({
-    type: row.type,
-    id: eventIdOf({ run, sequence: row.sequence }),
-    todo: JSON.parse(row.todo) as Todo,
-  }));
+  ).map((change) => changeOf(run, change));
   const baseId = eventIdOf({ run, sequence: sequence - changes.length });
-  return { run, sequence, items, history: { baseId, changes } };
+  const info: ListInfo = { id: listId, title: row.title };
+  return {
+    run,
+    sequence,
+    info: { info, version: row.title_version },
+    items,
+    history: { baseId, changes },
+  };
+}
+
+function changeOf(run: string, { sequence, type, data }: ChangeRow): ChangeEvent {
+  const id = eventIdOf({ run, sequence });
+  if (type === 'list-renamed') return { type, id, list: JSON.parse(data) as ListInfo };
+  return { type, id, todo: JSON.parse(data) as Todo };
 }
 
 /**
@@ -91,20 +144,56 @@ function unbrokenUpTo(sequence: number, rows: readonly ChangeRow[]): readonly Ch
   return rows.slice(first);
 }
 
-function write(db: SqlDatabase, change: ChangeEvent, sequence: number, keepChanges: number) {
-  const { type, todo, id: version } = change;
+function write(
+  db: SqlDatabase,
+  key: string,
+  change: ChangeEvent,
+  sequence: number,
+  keepChanges: number,
+) {
   // Each write moves the sequence on from the one this store last wrote. If it has moved
   // already, another service has the same storage open and holds a different list in memory:
   // writing would make the two lists part ways, so the write fails instead.
   const moved = db.all(
-    "UPDATE list_state SET value = ? WHERE key = 'sequence' AND value = ? RETURNING value",
-    String(sequence),
-    String(sequence - 1),
+    'UPDATE lists SET sequence = ? WHERE list = ? AND sequence = ? RETURNING sequence',
+    sequence,
+    key,
+    sequence - 1,
   );
   if (moved.length === 0) throw new Error(SHARED_STORAGE);
+  let data: string;
+  if (change.type === 'list-renamed') {
+    db.run(
+      'UPDATE lists SET title = ?, title_version = ? WHERE list = ?',
+      change.list.title,
+      change.id,
+      key,
+    );
+    data = JSON.stringify(change.list);
+  } else {
+    writeItem(db, key, change);
+    data = JSON.stringify(change.todo);
+  }
+  if (keepChanges === 0) return;
+  db.run(
+    'INSERT INTO list_changes (list, sequence, type, data) VALUES (?, ?, ?, ?)',
+    key,
+    sequence,
+    change.type,
+    data,
+  );
+  db.run('DELETE FROM list_changes WHERE list = ? AND sequence <= ?', key, sequence - keepChanges);
+}
+
+function writeItem(
+  db: SqlDatabase,
+  key: string,
+  { type, todo, id: version }: Extract<ChangeEvent, { todo: Todo }>,
+) {
   if (type === 'created') {
     db.run(
-      'INSERT INTO todos (id, title, completed, version) VALUES (?, ?, ?, ?)',
+      'INSERT INTO list_items (list, id, title, completed, version) VALUES (?, ?, ?, ?, ?)',
+      key,
       todo.id,
       todo.title,
       todo.completed ? 1 : 0,
@@ -112,34 +201,14 @@ function write(db: SqlDatabase, change: ChangeEvent, sequence: number, keepChang
     );
   } else if (type === 'updated') {
     db.run(
-      'UPDATE todos SET title = ?, completed = ?, version = ? WHERE id = ?',
+      'UPDATE list_items SET title = ?, completed = ?, version = ? WHERE list = ? AND id = ?',
       todo.title,
       todo.completed ? 1 : 0,
       version,
+      key,
       todo.id,
     );
   } else {
-    db.run('DELETE FROM todos WHERE id = ?', todo.id);
+    db.run('DELETE FROM list_items WHERE list = ? AND id = ?', key, todo.id);
   }
-  if (keepChanges === 0) return;
-  db.run(
-    'INSERT INTO changes (sequence, type, todo) VALUES (?, ?, ?)',
-    sequence,
-    type,
-    JSON.stringify(todo),
-  );
-  db.run('DELETE FROM changes WHERE sequence <= ?', sequence - keepChanges);
-}
-
-function stateOf(db: SqlDatabase, key: string): string | undefined {
-  return db.all<{ value: string }>('SELECT value FROM list_state WHERE key = ?', key)[0]?.value;
-}
-
-function setState(db: SqlDatabase, key: string, value: string): void {
-  db.run(
-    'INSERT INTO list_state (key, value) VALUES (?, ?) ' +
-      'ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-    key,
-    value,
-  );
 }

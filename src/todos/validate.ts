@@ -1,22 +1,16 @@
-import { countCodePoints } from '../code-points.ts';
-import { pointerTo, type FieldError } from '../http/problem.ts';
+import { checkIdField, keyErrors, titleLengthError, type BodyIntent } from '../http/fields.ts';
+import type { FieldError } from '../http/problem.ts';
 import type { TodoFields } from './todo.ts';
+
+export type { BodyIntent };
 
 export type ParsedFields =
   | { readonly ok: true; readonly fields: TodoFields }
   | { readonly ok: false; readonly errors: readonly FieldError[] };
 
-/** POST makes a new item; PUT replaces the one at `id`, and its body may repeat that id. */
-export type BodyIntent =
-  { readonly kind: 'create' } | { readonly kind: 'replace'; readonly id: string };
-
 const hasOwn = Object.prototype.hasOwnProperty;
 const NON_WHITESPACE = /\S/u;
-/**
- * Unknown keys named one error each; the rest are counted in one more. A body of thousands of
- * keys would otherwise be answered with an error per key, many times the body's own size.
- */
-const MAX_NAMED_UNKNOWN_KEYS = 10;
+const TODO_FIELDS = { noun: 'a to-do', fields: 'title and completed' };
 
 /**
  * Checks a parsed body against the rules of a to-do, collecting one error per problem.
@@ -27,34 +21,12 @@ export function parseTodoFields(
   intent: BodyIntent,
   maxTitleLength: number,
 ): ParsedFields {
-  const errors: FieldError[] = [];
-  let unknownKeys = 0;
-
-  for (const key of Object.keys(body)) {
-    if (key === 'title' || key === 'completed') continue;
-    if (key === 'id') {
-      if (intent.kind === 'create') {
-        errors.push({ pointer: '/id', detail: 'id is chosen by the server; leave it out.' });
-      } else if (body.id !== intent.id) {
-        errors.push({ pointer: '/id', detail: `id must equal the id in the path, ${intent.id}.` });
-      }
-      continue;
-    }
-    unknownKeys += 1;
-    if (unknownKeys > MAX_NAMED_UNKNOWN_KEYS) continue;
-    errors.push({
-      pointer: pointerTo(key),
-      detail: `${JSON.stringify(key)} is not a field of a to-do; send only title and completed.`,
-    });
-  }
-  const unnamed = unknownKeys - MAX_NAMED_UNKNOWN_KEYS;
-  if (unnamed > 0) {
-    // The pointer "" is the whole body (RFC 6901): these keys are not named one by one.
-    errors.push({
-      pointer: '',
-      detail: `${unnamed} more ${unnamed === 1 ? 'key is' : 'keys are'} not fields of a to-do.`,
-    });
-  }
+  const errors = keyErrors(
+    body,
+    (key) =>
+      key === 'title' || key === 'completed' || (key === 'id' && checkIdField(body.id, intent)),
+    TODO_FIELDS,
+  );
 
   const title = hasOwn.call(body, 'title') ? body.title : undefined;
   const titleError = checkTitle(title, maxTitleLength);
@@ -80,12 +52,5 @@ function checkTitle(title: unknown, maxLength: number): string | undefined {
   if (title === undefined) return 'title is required: a string with some text in it.';
   if (typeof title !== 'string') return 'title must be a string.';
   if (!NON_WHITESPACE.test(title)) return 'title must contain at least one non-space character.';
-  // A string never has more code points than UTF-16 units, so most titles skip the count.
-  if (title.length > maxLength) {
-    const codePoints = countCodePoints(title);
-    if (codePoints > maxLength) {
-      return `title must be at most ${maxLength} characters long; it has ${codePoints}.`;
-    }
-  }
-  return undefined;
+  return titleLengthError(title, maxLength);
 }

@@ -98,7 +98,7 @@ export function badBodiesSuite(host: TestHost) {
       await createTodo(api());
       const before = await snapshot(api());
       const problem = await expectProblem(
-        await api().fetch('/api/todos', sendJson('POST', body)),
+        await api().fetch(api().paths.todos, sendJson('POST', body)),
         400,
       );
       if (pointer) expect(problem.errors?.map((error) => error.pointer)).toEqual([pointer]);
@@ -107,7 +107,10 @@ export function badBodiesSuite(host: TestHost) {
 
     it('refuses an id on create with 400 naming /id', async () => {
       const problem = await expectProblem(
-        await api().fetch('/api/todos', sendJson('POST', { id: crypto.randomUUID(), title: 'a' })),
+        await api().fetch(
+          api().paths.todos,
+          sendJson('POST', { id: crypto.randomUUID(), title: 'a' }),
+        ),
         400,
       );
       expect(problem.errors).toEqual([{ pointer: '/id', detail: expect.any(String) }]);
@@ -115,13 +118,13 @@ export function badBodiesSuite(host: TestHost) {
     });
 
     it('tells a client that sent no body to send a JSON object', async () => {
-      const response = await api().fetch('/api/todos', sendJson('POST', ''));
+      const response = await api().fetch(api().paths.todos, sendJson('POST', ''));
       expect((await expectProblem(response, 400)).detail).toMatch(/empty.*JSON object/);
     });
 
     it('names an unknown key in the detail', async () => {
       const response = await api().fetch(
-        '/api/todos',
+        api().paths.todos,
         sendJson('POST', { title: 'a', colour: 'red' }),
       );
       expect((await expectProblem(response, 400)).detail).toContain('colour');
@@ -129,7 +132,7 @@ export function badBodiesSuite(host: TestHost) {
 
     it('reports one error per problem', async () => {
       const response = await api().fetch(
-        '/api/todos',
+        api().paths.todos,
         sendJson('POST', { title: 7, completed: 'no', extra: 1 }),
       );
       const pointers = (await expectProblem(response, 400)).errors?.map((error) => error.pointer);
@@ -137,7 +140,10 @@ export function badBodiesSuite(host: TestHost) {
     });
 
     it('lets a __proto__ key pollute no object', async () => {
-      await api().fetch('/api/todos', sendJson('POST', '{"title":"a","__proto__":{"polluted":1}}'));
+      await api().fetch(
+        api().paths.todos,
+        sendJson('POST', '{"title":"a","__proto__":{"polluted":1}}'),
+      );
       const created = await createTodo(api(), { title: 'clean' });
       expect(Object.keys(created).sort()).toEqual(['completed', 'id', 'title']);
       // Both hosts run in this process, so pollution would show on any plain object here.
@@ -163,7 +169,10 @@ export function badBodiesSuite(host: TestHost) {
       async ({ body, pointer }) => {
         const todo = await createTodo(api());
         const before = await snapshot(api());
-        const response = await api().fetch(`/api/todos/${todo.id}`, sendJson('PUT', body));
+        const response = await api().fetch(
+          `${api().paths.todos}/${todo.id}`,
+          sendJson('PUT', body),
+        );
         const problem = await expectProblem(response, 400);
         if (pointer) expect(problem.errors?.map((error) => error.pointer)).toEqual([pointer]);
         expect(await snapshot(api())).toEqual(before);
@@ -174,7 +183,7 @@ export function badBodiesSuite(host: TestHost) {
       const todo = await createTodo(api());
       const before = await snapshot(api());
       const response = await api().fetch(
-        `/api/todos/${todo.id}`,
+        `${api().paths.todos}/${todo.id}`,
         sendJson('PUT', { id: crypto.randomUUID(), title: 'a', completed: true }),
       );
       expect((await expectProblem(response, 400)).errors?.[0]?.pointer).toBe('/id');
@@ -184,7 +193,7 @@ export function badBodiesSuite(host: TestHost) {
     it('refuses an id that differs from the path only in case', async () => {
       const todo = await createTodo(api());
       const response = await api().fetch(
-        `/api/todos/${todo.id}`,
+        `${api().paths.todos}/${todo.id}`,
         sendJson('PUT', { id: todo.id.toUpperCase(), title: 'a', completed: true }),
       );
       expect((await expectProblem(response, 400)).errors?.[0]?.pointer).toBe('/id');

@@ -42,7 +42,7 @@ export function bodyChecksSuite(host: TestHost) {
       ['a look-alike', 'application/jsonp'],
     ])('refuses a create with %s with 415 and changes nothing', async (_name, contentType) => {
       const before = await snapshot(api());
-      const response = await api().fetch('/api/todos', {
+      const response = await api().fetch(api().paths.todos, {
         method: 'POST',
         headers: contentType ? { 'content-type': contentType } : {},
         body: encoder.encode('{"title":"a"}'),
@@ -54,7 +54,7 @@ export function bodyChecksSuite(host: TestHost) {
     it('refuses a PUT sent as text/plain with 415 and changes nothing', async () => {
       const todo = await createTodo(api());
       const before = await snapshot(api());
-      const response = await api().fetch(`/api/todos/${todo.id}`, {
+      const response = await api().fetch(`${api().paths.todos}/${todo.id}`, {
         method: 'PUT',
         headers: { 'content-type': 'text/plain' },
         body: '{"title":"b","completed":true}',
@@ -64,7 +64,7 @@ export function bodyChecksSuite(host: TestHost) {
     });
 
     it('accepts application/json in any case with a charset', async () => {
-      const response = await api().fetch('/api/todos', {
+      const response = await api().fetch(api().paths.todos, {
         method: 'POST',
         headers: { 'content-type': 'Application/JSON; charset=UTF-8' },
         body: '{"title":"a"}',
@@ -80,7 +80,7 @@ export function bodyChecksSuite(host: TestHost) {
         0x28,
         ...encoder.encode('"}'),
       ]);
-      const invalid = await api().fetch('/api/todos', {
+      const invalid = await api().fetch(api().paths.todos, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: bytes,
@@ -94,26 +94,29 @@ export function bodyChecksSuite(host: TestHost) {
     const api = useService(host);
 
     it('accepts a body of exactly limits.maxBodyBytes', async () => {
-      const response = await api().fetch('/api/todos', sendJson('POST', bodyOfSize(LIMIT)));
+      const response = await api().fetch(api().paths.todos, sendJson('POST', bodyOfSize(LIMIT)));
       expect(response.status).toBe(201);
     });
 
     it('refuses a body one byte over the limit with 413 and changes nothing', async () => {
       const before = await snapshot(api());
-      const response = await api().fetch('/api/todos', sendJson('POST', bodyOfSize(LIMIT + 1)));
+      const response = await api().fetch(
+        api().paths.todos,
+        sendJson('POST', bodyOfSize(LIMIT + 1)),
+      );
       await expectProblem(response, 413);
       expect(await snapshot(api())).toEqual(before);
     });
 
     it('refuses a chunked body with no Content-Length once it passes the limit', async () => {
       const before = await snapshot(api());
-      const response = await api().fetch('/api/todos', streamedBody(bodyOfSize(LIMIT * 8)));
+      const response = await api().fetch(api().paths.todos, streamedBody(bodyOfSize(LIMIT * 8)));
       await expectProblem(response, 413);
       expect(await snapshot(api())).toEqual(before);
     });
 
     it('accepts a chunked body within the limit', async () => {
-      const response = await api().fetch('/api/todos', streamedBody(bodyOfSize(LIMIT), 100));
+      const response = await api().fetch(api().paths.todos, streamedBody(bodyOfSize(LIMIT), 100));
       expect(response.status).toBe(201);
     });
 
@@ -121,7 +124,10 @@ export function bodyChecksSuite(host: TestHost) {
       const todo = await createTodo(api());
       const before = await snapshot(api());
       const body = JSON.stringify({ title: 'x'.repeat(LIMIT), completed: true });
-      await expectProblem(await api().fetch(`/api/todos/${todo.id}`, sendJson('PUT', body)), 413);
+      await expectProblem(
+        await api().fetch(`${api().paths.todos}/${todo.id}`, sendJson('PUT', body)),
+        413,
+      );
       expect(await snapshot(api())).toEqual(before);
     });
   });
@@ -134,7 +140,7 @@ export function bodyChecksSuite(host: TestHost) {
       await createTodo(api(), { title: 'two' });
       const before = await snapshot(api());
       await expectProblem(
-        await api().fetch('/api/todos', sendJson('POST', { title: 'three' })),
+        await api().fetch(api().paths.todos, sendJson('POST', { title: 'three' })),
         507,
       );
       expect(await snapshot(api())).toEqual(before);
@@ -143,17 +149,17 @@ export function bodyChecksSuite(host: TestHost) {
     it('takes new items again once one is deleted', async () => {
       const first = await createTodo(api(), { title: 'one' });
       await createTodo(api(), { title: 'two' });
-      await api().fetch(`/api/todos/${first.id}`, { method: 'DELETE' });
-      expect((await api().fetch('/api/todos', sendJson('POST', { title: 'three' }))).status).toBe(
-        201,
-      );
+      await api().fetch(`${api().paths.todos}/${first.id}`, { method: 'DELETE' });
+      expect(
+        (await api().fetch(api().paths.todos, sendJson('POST', { title: 'three' }))).status,
+      ).toBe(201);
     });
 
     it('still lets a full list be updated', async () => {
       const first = await createTodo(api(), { title: 'one' });
       await createTodo(api(), { title: 'two' });
       const response = await api().fetch(
-        `/api/todos/${first.id}`,
+        `${api().paths.todos}/${first.id}`,
         sendJson('PUT', { title: 'uno', completed: true }),
       );
       expect(response.status).toBe(200);
@@ -165,7 +171,7 @@ export function bodyChecksSuite(host: TestHost) {
     const stale = { 'if-match': '"stale"' };
 
     it('answers 404 before looking at the media type', async () => {
-      const response = await api().fetch(`/api/todos/${MISSING_ID}`, {
+      const response = await api().fetch(`${api().paths.todos}/${MISSING_ID}`, {
         method: 'PUT',
         headers: { 'content-type': 'text/plain' },
         body: 'x',
@@ -174,7 +180,7 @@ export function bodyChecksSuite(host: TestHost) {
     });
 
     it('answers 404 for a non-UUID id before looking at headers or body', async () => {
-      const response = await api().fetch('/api/todos/nope', {
+      const response = await api().fetch(`${api().paths.todos}/nope`, {
         method: 'PUT',
         headers: stale,
         body: 'x',
@@ -184,7 +190,7 @@ export function bodyChecksSuite(host: TestHost) {
 
     it('answers 415 before checking If-Match', async () => {
       const todo = await createTodo(api());
-      const response = await api().fetch(`/api/todos/${todo.id}`, {
+      const response = await api().fetch(`${api().paths.todos}/${todo.id}`, {
         method: 'PUT',
         headers: { 'content-type': 'text/plain', ...stale },
         body: '{}',
@@ -195,18 +201,24 @@ export function bodyChecksSuite(host: TestHost) {
     it('answers 412 before reading the body', async () => {
       const todo = await createTodo(api());
       const body = JSON.stringify({ title: 'x'.repeat(LIMIT), completed: true });
-      const response = await api().fetch(`/api/todos/${todo.id}`, sendJson('PUT', body, stale));
+      const response = await api().fetch(
+        `${api().paths.todos}/${todo.id}`,
+        sendJson('PUT', body, stale),
+      );
       expect(response.status).toBe(412);
     });
 
     it('answers 413 before parsing the JSON', async () => {
-      const response = await api().fetch('/api/todos', sendJson('POST', '{' + 'x'.repeat(LIMIT)));
+      const response = await api().fetch(
+        api().paths.todos,
+        sendJson('POST', '{' + 'x'.repeat(LIMIT)),
+      );
       expect(response.status).toBe(413);
     });
 
     it('answers 400 for an invalid body before checking capacity', async () => {
       await createTodo(api());
-      const response = await api().fetch('/api/todos', sendJson('POST', { title: '' }));
+      const response = await api().fetch(api().paths.todos, sendJson('POST', { title: '' }));
       expect(response.status).toBe(400);
     });
   });

@@ -24,7 +24,7 @@ export function configuredLimitsSuite(host: TestHost) {
 
     it('accepts a body of exactly limits.maxBodyBytes', async () => {
       const response = await api().fetch(
-        '/api/todos',
+        api().paths.todos,
         sendJson('POST', bodyOfSize(MAX_BODY_BYTES)),
       );
       expect(response.status).toBe(201);
@@ -33,13 +33,13 @@ export function configuredLimitsSuite(host: TestHost) {
     it('refuses a body one byte over limits.maxBodyBytes with 413, changing nothing', async () => {
       const before = await snapshot(api());
       const body = bodyOfSize(MAX_BODY_BYTES + 1);
-      await expectProblem(await api().fetch('/api/todos', sendJson('POST', body)), 413);
+      await expectProblem(await api().fetch(api().paths.todos, sendJson('POST', body)), 413);
       expect(await snapshot(api())).toEqual(before);
     });
 
     it('accepts a chunked body of exactly limits.maxBodyBytes', async () => {
       const response = await api().fetch(
-        '/api/todos',
+        api().paths.todos,
         streamedBody(bodyOfSize(MAX_BODY_BYTES), 100),
       );
       expect(response.status).toBe(201);
@@ -47,7 +47,7 @@ export function configuredLimitsSuite(host: TestHost) {
 
     it('refuses a chunked body one byte over limits.maxBodyBytes with 413', async () => {
       const body = streamedBody(bodyOfSize(MAX_BODY_BYTES + 1), 100);
-      await expectProblem(await api().fetch('/api/todos', body), 413);
+      await expectProblem(await api().fetch(api().paths.todos, body), 413);
     });
 
     it('counts the body in bytes, not characters', async () => {
@@ -56,12 +56,12 @@ export function configuredLimitsSuite(host: TestHost) {
       const core = JSON.stringify({ title });
       const body = core.slice(0, -1) + ' '.repeat(MAX_BODY_BYTES + 1 - byteLength(core)) + '}';
       expect([body.length < MAX_BODY_BYTES, byteLength(body)]).toEqual([true, MAX_BODY_BYTES + 1]);
-      await expectProblem(await api().fetch('/api/todos', sendJson('POST', body)), 413);
+      await expectProblem(await api().fetch(api().paths.todos, sendJson('POST', body)), 413);
     });
 
     it('accepts a title of exactly limits.maxTitleLength code points, twice as many UTF-16 units', async () => {
       const title = CAT.repeat(MAX_TITLE_LENGTH);
-      const response = await api().fetch('/api/todos', sendJson('POST', { title }));
+      const response = await api().fetch(api().paths.todos, sendJson('POST', { title }));
       expect([response.status, ((await response.json()) as { title: string }).title]).toEqual([
         201,
         title,
@@ -72,7 +72,7 @@ export function configuredLimitsSuite(host: TestHost) {
       const before = await snapshot(api());
       const title = CAT.repeat(MAX_TITLE_LENGTH) + 'x';
       const problem = await expectProblem(
-        await api().fetch('/api/todos', sendJson('POST', { title })),
+        await api().fetch(api().paths.todos, sendJson('POST', { title })),
         400,
       );
       expect(problem.errors?.map((error) => error.pointer)).toEqual(['/title']);

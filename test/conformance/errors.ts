@@ -1,13 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import type { ListInfo } from '../../src/lists/list-info.ts';
+import type { ListStores } from '../../src/lists/list-stores.ts';
 import { MemoryTodoStore } from '../../src/todos/store.ts';
-import { createTodo, expectProblem, MISSING_ID, sendJson } from '../support/api.ts';
+import { createTodo, expectProblem, MISSING_ID, onList, sendJson } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 import { expectNoLeak, expectNoLeakInHeaders } from '../support/leaks.ts';
 
-/** A store whose every read and change fails, as a bug in it would. */
+/** A store whose every read and change of items fails, as a bug in it would. */
 class BrokenStore extends MemoryTodoStore {
-  constructor(private readonly failure = new Error('disk on fire at /srv/secret/store.ts:42')) {
-    super();
+  constructor(
+    private readonly failure: Error,
+    info?: ListInfo,
+  ) {
+    super({ info });
   }
 
   override list(): never {
@@ -23,17 +28,27 @@ class BrokenStore extends MemoryTodoStore {
   }
 }
 
+/** Every list's store a broken one, the default list's and each named list's. */
+function brokenStores(failure = new Error('disk on fire at /srv/secret/store.ts:42')): ListStores {
+  return {
+    openDefault: () => new BrokenStore(failure),
+    openKept: () => [],
+    create: (info) => new BrokenStore(failure, info),
+    remove: () => {},
+  };
+}
+
 /** A request to every route that reaches the store; each fails with the store. */
 const STORE_REQUESTS: readonly [string, string, RequestInit][] = [
   ['POST /api/todos', '/api/todos', sendJson('POST', { title: 'a' })],
   ['GET /api/todos', '/api/todos', {}],
-  ['GET /api/todos/:id', `/api/todos/${MISSING_ID}`, {}],
+  ['GET /api/todos/:id', `${'/api/todos'}/${MISSING_ID}`, {}],
   [
     'PUT /api/todos/:id',
-    `/api/todos/${MISSING_ID}`,
+    `${'/api/todos'}/${MISSING_ID}`,
     sendJson('PUT', { title: 'a', completed: true }),
   ],
-  ['DELETE /api/todos/:id', `/api/todos/${MISSING_ID}`, { method: 'DELETE' }],
+  ['DELETE /api/todos/:id', `${'/api/todos'}/${MISSING_ID}`, { method: 'DELETE' }],
   ['GET /api/sse', '/api/sse', {}],
 ];
 
@@ -57,7 +72,7 @@ export function errorsSuite(host: TestHost) {
       [413, 'Content Too Large', sendJson('POST', 'x'.repeat(20000))],
       [415, 'Unsupported Media Type', { method: 'POST', body: new Uint8Array(2) }],
     ])('titles a %i problem %j, its status phrase', async (status, title, init) => {
-      expect((await expectProblem(await api().fetch('/api/todos', init), status)).title).toBe(
+      expect((await expectProblem(await api().fetch(api().paths.todos, init), status)).title).toBe(
         title,
       );
     });
@@ -80,7 +95,7 @@ export function errorsSuite(host: TestHost) {
       ['413 for a body too large', '/api/todos', sendJson('POST', 'x'.repeat(20000))],
       ['415 for a wrong media type', '/api/todos', { method: 'POST', body: 'x' }],
     ])('tells nothing of the server in its %s', async (_name, path, init) => {
-      const response = await api().fetch(path, init);
+      const response = await api().fetch(onList(api(), path), init);
       expectNoLeak(await response.text());
       expectNoLeakInHeaders(response.headers);
     });
@@ -91,18 +106,21 @@ export function errorsSuite(host: TestHost) {
 
     it('answers a path below an item with 404', async () => {
       const todo = await createTodo(api());
-      await expectProblem(await api().fetch(`/api/todos/${todo.id}/more`), 404);
+      await expectProblem(await api().fetch(`${api().paths.todos}/${todo.id}/more`), 404);
     });
 
     it('says which item was missing in a 404 detail', async () => {
-      const problem = await expectProblem(await api().fetch(`/api/todos/${MISSING_ID}`), 404);
+      const problem = await expectProblem(
+        await api().fetch(`${api().paths.todos}/${MISSING_ID}`),
+        404,
+      );
       expect(problem.detail).toMatch(/no to-do/i);
     });
 
     it.each(['PATCH', 'DELETE', 'PUT'])(
       'answers %s /api/todos with 405 and the allowed methods',
       async (method) => {
-        const response = await api().fetch('/api/todos', { method });
+        const response = await api().fetch(api().paths.todos, { method });
         await expectProblem(response, 405);
         expect(response.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
       },
@@ -112,7 +130,7 @@ export function errorsSuite(host: TestHost) {
       'answers %s /api/todos/:id with 405 and the allowed methods',
       async (method) => {
         const todo = await createTodo(api());
-        const response = await api().fetch(`/api/todos/${todo.id}`, { method });
+        const response = await api().fetch(`${api().paths.todos}/${todo.id}`, { method });
         await expectProblem(response, 405);
         expect(response.headers.get('allow')).toBe('GET, HEAD, PUT, DELETE, OPTIONS');
       },
@@ -120,7 +138,7 @@ export function errorsSuite(host: TestHost) {
 
     it('gives validation errors a pointer and a detail each', async () => {
       const problem = await expectProblem(
-        await api().fetch('/api/todos', sendJson('POST', { title: 3 })),
+        await api().fetch(api().paths.todos, sendJson('POST', { title: 3 })),
         400,
       );
       expect(problem.errors).toEqual([
@@ -138,16 +156,19 @@ export function unexpectedFailuresSuite(host: TestHost) {
   describe('unexpected failures', () => {
     const reported: unknown[] = [];
     const api = useService(host, {
-      store: new BrokenStore(),
+      stores: brokenStores(),
       reportError: (error) => reported.push(error),
     });
 
     it('answers an exception with 500 as problem+json', async () => {
-      await expectProblem(await api().fetch('/api/todos', sendJson('POST', { title: 'a' })), 500);
+      await expectProblem(
+        await api().fetch(api().paths.todos, sendJson('POST', { title: 'a' })),
+        500,
+      );
     });
 
     it('keeps the stack, paths and message of an exception from the client', async () => {
-      const response = await api().fetch('/api/todos', sendJson('POST', { title: 'a' }));
+      const response = await api().fetch(api().paths.todos, sendJson('POST', { title: 'a' }));
       const text = await response.text();
       expect(text).not.toMatch(/fire|secret|store\.ts|at |node_modules/);
     });
@@ -155,7 +176,7 @@ export function unexpectedFailuresSuite(host: TestHost) {
     it.each(STORE_REQUESTS)(
       'answers %s with a 500 whose body tells nothing of the server',
       async (_name, path, init) => {
-        const response = await api().fetch(path, init);
+        const response = await api().fetch(onList(api(), path), init);
         const text = await response.text();
         expect(response.status).toBe(500);
         expectNoLeak(text);
@@ -165,7 +186,7 @@ export function unexpectedFailuresSuite(host: TestHost) {
     it.each(STORE_REQUESTS)(
       'answers %s with a 500 whose headers tell nothing of the server',
       async (_name, path, init) => {
-        const response = await api().fetch(path, init);
+        const response = await api().fetch(onList(api(), path), init);
         await response.body?.cancel();
         expect(response.status).toBe(500);
         expectNoLeakInHeaders(response.headers);
@@ -176,10 +197,10 @@ export function unexpectedFailuresSuite(host: TestHost) {
       const bodies: string[] = [];
       for (const failure of [new TypeError('alpha'), new RangeError('beta')]) {
         const service = await host.start({
-          store: new BrokenStore(failure),
+          stores: brokenStores(failure),
           reportError: () => {},
         });
-        const response = await service.fetch('/api/todos', sendJson('POST', { title: 'a' }));
+        const response = await service.fetch(api().paths.todos, sendJson('POST', { title: 'a' }));
         // The instance names the request, so it differs; the rest must not.
         const { instance: _, ...body } = (await response.json()) as Record<string, unknown>;
         bodies.push(JSON.stringify(body));
@@ -190,13 +211,13 @@ export function unexpectedFailuresSuite(host: TestHost) {
     });
 
     it('puts CORS headers on a 500 under /api/', async () => {
-      const response = await api().fetch('/api/todos', sendJson('POST', { title: 'a' }));
+      const response = await api().fetch(api().paths.todos, sendJson('POST', { title: 'a' }));
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
     });
 
     it('reports the exception to the host', async () => {
       reported.length = 0;
-      await api().fetch('/api/todos', sendJson('POST', { title: 'a' }));
+      await api().fetch(api().paths.todos, sendJson('POST', { title: 'a' }));
       expect(
         JSON.stringify(reported, (_key, value) => (value instanceof Error ? value.stack : value)),
       ).toContain('disk on fire');

@@ -49,7 +49,7 @@ export function eventClientsSuite(host: TestHost) {
     it('answers 503 with Retry-After and CORS beyond sse.maxClients', async () => {
       await opened(api());
       await opened(api());
-      const response = await api().fetch('/api/sse');
+      const response = await api().fetch(api().paths.sse);
       expect([
         response.status,
         response.headers.get('content-type'),
@@ -65,7 +65,7 @@ export function eventClientsSuite(host: TestHost) {
       await expect
         .poll(async () => (await api().streamStats()).openStreams, { timeout: 5000 })
         .toBe(1);
-      const again = await api().fetch('/api/sse');
+      const again = await api().fetch(api().paths.sse);
       await again.body?.cancel();
       expect(again.status).toBe(200);
     });

@@ -35,14 +35,14 @@ export function eventsResumeSuite(host: TestHost) {
 
     it('replays the missed events for ?lastEventId=', async () => {
       const { lastEventId, todos } = await missedThree();
-      const stream = await opened(api(), { path: `/api/sse?lastEventId=${lastEventId}` });
+      const stream = await opened(api(), { path: `${api().paths.sse}?lastEventId=${lastEventId}` });
       expect(await firstEvent(stream)).toMatchObject({ event: 'created', data: todos[0] });
     });
 
     it('prefers the Last-Event-ID header to the query, as a reconnecting EventSource sends both', async () => {
       const { lastEventId, todos } = await missedThree();
       const stream = await opened(api(), {
-        path: '/api/sse?lastEventId=garbage',
+        path: `${api().paths.sse}?lastEventId=garbage`,
         headers: { 'last-event-id': lastEventId },
       });
       expect(await firstEvent(stream)).toMatchObject({ event: 'created', data: todos[0] });
@@ -108,7 +108,7 @@ export function eventsResumeSuite(host: TestHost) {
       const seen = collectEvents(source, ['snapshot', 'created', 'updated', 'deleted']);
       await expect.poll(() => seen.length).toBe(1);
       const todo = await createTodo(api(), { title: 'a' });
-      await api().fetch(`/api/todos/${todo.id}`, { method: 'DELETE' });
+      await api().fetch(`${api().paths.todos}/${todo.id}`, { method: 'DELETE' });
       await expect
         .poll(() => seen.map(({ event }) => event))
         .toEqual(['snapshot', 'created', 'deleted']);

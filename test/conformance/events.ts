@@ -9,7 +9,7 @@ export function eventsSuite(host: TestHost) {
     const api = useService(host);
 
     it('answers 200 text/event-stream', async () => {
-      const response = await api().fetch('/api/sse');
+      const response = await api().fetch(api().paths.sse);
       await response.body!.cancel();
       expect([response.status, response.headers.get('content-type')]).toEqual([
         200,
@@ -18,7 +18,7 @@ export function eventsSuite(host: TestHost) {
     });
 
     it('asks caches and proxies not to hold it back', async () => {
-      const response = await api().fetch('/api/sse');
+      const response = await api().fetch(api().paths.sse);
       await response.body!.cancel();
       expect([
         response.headers.get('cache-control'),
@@ -27,7 +27,9 @@ export function eventsSuite(host: TestHost) {
     });
 
     it('carries the CORS headers of the API', async () => {
-      const response = await api().fetch('/api/sse', { headers: { origin: 'http://elsewhere' } });
+      const response = await api().fetch(api().paths.sse, {
+        headers: { origin: 'http://elsewhere' },
+      });
       await response.body!.cancel();
       expect([
         response.headers.get('access-control-allow-origin'),
@@ -42,7 +44,7 @@ export function eventsSuite(host: TestHost) {
     });
 
     it('answers a preflight for the stream with 204', async () => {
-      const response = await api().fetch('/api/sse', { method: 'OPTIONS' });
+      const response = await api().fetch(api().paths.sse, { method: 'OPTIONS' });
       expect([
         response.status,
         response.headers.get('access-control-allow-origin'),
@@ -51,7 +53,7 @@ export function eventsSuite(host: TestHost) {
     });
 
     it.each(['HEAD', 'POST', 'DELETE'])('refuses %s with 405 and Allow', async (method) => {
-      const response = await api().fetch('/api/sse', { method });
+      const response = await api().fetch(api().paths.sse, { method });
       expect([response.status, response.headers.get('allow')]).toEqual([405, 'GET, OPTIONS']);
     });
   });
@@ -83,8 +85,11 @@ export function eventsSuite(host: TestHost) {
       const stream = await opened(api());
       await firstEvent(stream);
       const todo = await createTodo(api(), { title: 'a' });
-      await api().fetch(`/api/todos/${todo.id}`, sendJson('PUT', { title: 'b', completed: true }));
-      await api().fetch(`/api/todos/${todo.id}`, { method: 'DELETE' });
+      await api().fetch(
+        `${api().paths.todos}/${todo.id}`,
+        sendJson('PUT', { title: 'b', completed: true }),
+      );
+      await api().fetch(`${api().paths.todos}/${todo.id}`, { method: 'DELETE' });
       const events = [await stream.nextEvent(), await stream.nextEvent(), await stream.nextEvent()];
       expect(events.map(({ event, data }) => [event, data])).toEqual([
         ['created', { id: todo.id, title: 'a', completed: false }],
@@ -124,18 +129,21 @@ export function eventsSuite(host: TestHost) {
       const stream = await opened(api());
       await firstEvent(stream);
       const refused: [string, RequestInit][] = [
-        ['/api/todos', sendJson('POST', { title: '' })],
-        ['/api/todos', sendJson('POST', '{')],
-        ['/api/todos', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' }],
-        ['/api/todos', sendJson('POST', 'x'.repeat(20000))],
-        [`/api/todos/${todo.id}`, sendJson('PUT', { title: 'x' })],
+        [api().paths.todos, sendJson('POST', { title: '' })],
+        [api().paths.todos, sendJson('POST', '{')],
         [
-          `/api/todos/${todo.id}`,
+          api().paths.todos,
+          { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' },
+        ],
+        [api().paths.todos, sendJson('POST', 'x'.repeat(20000))],
+        [`${api().paths.todos}/${todo.id}`, sendJson('PUT', { title: 'x' })],
+        [
+          `${api().paths.todos}/${todo.id}`,
           sendJson('PUT', { title: 'x', completed: true }, { 'if-match': '"old"' }),
         ],
-        [`/api/todos/${MISSING_ID}`, sendJson('PUT', { title: 'x', completed: true })],
-        [`/api/todos/${MISSING_ID}`, { method: 'DELETE' }],
-        [`/api/todos/${todo.id}`, { method: 'DELETE', headers: { 'if-match': '"old"' } }],
+        [`${api().paths.todos}/${MISSING_ID}`, sendJson('PUT', { title: 'x', completed: true })],
+        [`${api().paths.todos}/${MISSING_ID}`, { method: 'DELETE' }],
+        [`${api().paths.todos}/${todo.id}`, { method: 'DELETE', headers: { 'if-match': '"old"' } }],
       ];
       for (const [path, init] of refused) expect((await api().fetch(path, init)).ok).toBe(false);
       const marker = await createTodo(api(), { title: 'the next change' });
@@ -146,7 +154,9 @@ export function eventsSuite(host: TestHost) {
       await createTodo(api(), { title: 'before' });
       const { etag } = await snapshot(api());
       const between = await createTodo(api(), { title: 'between' });
-      const stream = await opened(api(), { path: `/api/sse?lastEventId=${unquoted(etag)}` });
+      const stream = await opened(api(), {
+        path: `${api().paths.sse}?lastEventId=${unquoted(etag)}`,
+      });
       expect(await firstEvent(stream)).toMatchObject({ event: 'created', data: between });
     });
   });

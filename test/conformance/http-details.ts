@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTodo, MISSING_ID, sendJson, snapshot } from '../support/api.ts';
+import { createTodo, MISSING_ID, onList, sendJson, snapshot } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 
 /** Headers both answers must share; Date and connection handling are the transport's. */
@@ -21,12 +21,12 @@ export function httpDetailsSuite(host: TestHost) {
     const api = useService(host);
 
     it.each(['/api/todos', '/api/todos/'])('answers GET %s as JSON in UTF-8', async (path) => {
-      const response = await api().fetch(path);
+      const response = await api().fetch(onList(api(), path));
       expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
     });
 
     it('answers a create as JSON in UTF-8', async () => {
-      const response = await api().fetch('/api/todos', sendJson('POST', { title: 'a' }));
+      const response = await api().fetch(api().paths.todos, sendJson('POST', { title: 'a' }));
       expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
     });
 
@@ -34,14 +34,16 @@ export function httpDetailsSuite(host: TestHost) {
       ['the list', '/api/todos'],
       ['an error', `/api/todos/${MISSING_ID}`],
     ])('marks %s Cache-Control: no-store', async (_name, path) => {
-      expect((await api().fetch(path)).headers.get('cache-control')).toBe('no-store');
+      expect((await api().fetch(onList(api(), path))).headers.get('cache-control')).toBe(
+        'no-store',
+      );
     });
 
     it('marks one item Cache-Control: no-store', async () => {
       const todo = await createTodo(api());
-      expect((await api().fetch(`/api/todos/${todo.id}`)).headers.get('cache-control')).toBe(
-        'no-store',
-      );
+      expect(
+        (await api().fetch(`${api().paths.todos}/${todo.id}`)).headers.get('cache-control'),
+      ).toBe('no-store');
     });
   });
 
@@ -50,7 +52,8 @@ export function httpDetailsSuite(host: TestHost) {
 
     it.each(['/api/todos', '/hello', '/'])(
       'answers HEAD %s like GET, without a body',
-      async (path) => {
+      async (written) => {
+        const path = onList(api(), written);
         await createTodo(api());
         const get = await api().fetch(path);
         await get.arrayBuffer();
@@ -66,7 +69,7 @@ export function httpDetailsSuite(host: TestHost) {
     it.each(['/api/todos', '/api/todos/:id', '/hello', '/'])(
       'gives HEAD %s the Content-Length of the GET body',
       async (route) => {
-        const path = route.replace(':id', (await createTodo(api())).id);
+        const path = onList(api(), route).replace(':id', (await createTodo(api())).id);
         const getBytes = (await (await api().fetch(path)).arrayBuffer()).byteLength;
         const head = await api().fetch(path, { method: 'HEAD' });
         expect(head.headers.get('content-length')).toBe(String(getBytes));
@@ -75,8 +78,8 @@ export function httpDetailsSuite(host: TestHost) {
 
     it('answers HEAD of one item with its ETag and no body', async () => {
       const todo = await createTodo(api());
-      const get = await api().fetch(`/api/todos/${todo.id}`);
-      const head = await api().fetch(`/api/todos/${todo.id}`, { method: 'HEAD' });
+      const get = await api().fetch(`${api().paths.todos}/${todo.id}`);
+      const head = await api().fetch(`${api().paths.todos}/${todo.id}`, { method: 'HEAD' });
       expect([head.status, head.headers.get('etag'), await head.text()]).toEqual([
         200,
         get.headers.get('etag'),
@@ -85,7 +88,7 @@ export function httpDetailsSuite(host: TestHost) {
     });
 
     it('answers HEAD of a missing item with 404 and no body', async () => {
-      const head = await api().fetch(`/api/todos/${MISSING_ID}`, { method: 'HEAD' });
+      const head = await api().fetch(`${api().paths.todos}/${MISSING_ID}`, { method: 'HEAD' });
       expect([head.status, await head.text()]).toEqual([404, '']);
     });
   });
@@ -94,13 +97,13 @@ export function httpDetailsSuite(host: TestHost) {
     const api = useService(host);
 
     it('puts a quoted ETag on the list', async () => {
-      expect((await api().fetch('/api/todos')).headers.get('etag')).toMatch(/^"[^"]+"$/);
+      expect((await api().fetch(api().paths.todos)).headers.get('etag')).toMatch(/^"[^"]+"$/);
     });
 
     it('answers 304 with no body when the list ETag matches', async () => {
       await createTodo(api());
       const { etag } = await snapshot(api());
-      const response = await api().fetch('/api/todos', { headers: { 'if-none-match': etag } });
+      const response = await api().fetch(api().paths.todos, { headers: { 'if-none-match': etag } });
       expect([response.status, await response.text(), response.headers.get('etag')]).toEqual([
         304,
         '',
@@ -111,7 +114,7 @@ export function httpDetailsSuite(host: TestHost) {
     it('answers 200 with a new ETag once the list has changed', async () => {
       const { etag } = await snapshot(api());
       await createTodo(api());
-      const response = await api().fetch('/api/todos', { headers: { 'if-none-match': etag } });
+      const response = await api().fetch(api().paths.todos, { headers: { 'if-none-match': etag } });
       expect(response.status).toBe(200);
       expect(response.headers.get('etag')).not.toBe(etag);
     });
@@ -119,32 +122,35 @@ export function httpDetailsSuite(host: TestHost) {
     it('gives the list a new ETag after an update', async () => {
       const todo = await createTodo(api());
       const { etag } = await snapshot(api());
-      await api().fetch(`/api/todos/${todo.id}`, sendJson('PUT', { title: 'b', completed: true }));
+      await api().fetch(
+        `${api().paths.todos}/${todo.id}`,
+        sendJson('PUT', { title: 'b', completed: true }),
+      );
       expect((await snapshot(api())).etag).not.toBe(etag);
     });
 
     it('gives the list a new ETag after a delete', async () => {
       const todo = await createTodo(api());
       const { etag } = await snapshot(api());
-      await api().fetch(`/api/todos/${todo.id}`, { method: 'DELETE' });
+      await api().fetch(`${api().paths.todos}/${todo.id}`, { method: 'DELETE' });
       expect((await snapshot(api())).etag).not.toBe(etag);
     });
 
     it('gives the list, after a change, the ETag that change answered with', async () => {
-      const response = await api().fetch('/api/todos', sendJson('POST', { title: 'a' }));
+      const response = await api().fetch(api().paths.todos, sendJson('POST', { title: 'a' }));
       expect((await snapshot(api())).etag).toBe(response.headers.get('etag'));
     });
 
     it('keeps the list ETag when a request fails', async () => {
       const { etag } = await snapshot(api());
-      await api().fetch('/api/todos', sendJson('POST', { title: '' }));
+      await api().fetch(api().paths.todos, sendJson('POST', { title: '' }));
       expect((await snapshot(api())).etag).toBe(etag);
     });
 
     it('answers 304 for one item whose ETag matches', async () => {
       const todo = await createTodo(api());
-      const etag = (await api().fetch(`/api/todos/${todo.id}`)).headers.get('etag')!;
-      const response = await api().fetch(`/api/todos/${todo.id}`, {
+      const etag = (await api().fetch(`${api().paths.todos}/${todo.id}`)).headers.get('etag')!;
+      const response = await api().fetch(`${api().paths.todos}/${todo.id}`, {
         headers: { 'if-none-match': etag },
       });
       expect([response.status, response.headers.get('etag')]).toEqual([304, etag]);
@@ -156,8 +162,8 @@ export function httpDetailsSuite(host: TestHost) {
       ['a list holding the tag', (etag: string) => `"other", ${etag}`],
     ])('answers 304 for If-None-Match: %s', async (_name, header) => {
       const todo = await createTodo(api());
-      const etag = (await api().fetch(`/api/todos/${todo.id}`)).headers.get('etag')!;
-      const response = await api().fetch(`/api/todos/${todo.id}`, {
+      const etag = (await api().fetch(`${api().paths.todos}/${todo.id}`)).headers.get('etag')!;
+      const response = await api().fetch(`${api().paths.todos}/${todo.id}`, {
         headers: { 'if-none-match': header(etag) },
       });
       expect(response.status).toBe(304);
@@ -165,7 +171,7 @@ export function httpDetailsSuite(host: TestHost) {
 
     it('answers 200 when If-None-Match names another version', async () => {
       const todo = await createTodo(api());
-      const response = await api().fetch(`/api/todos/${todo.id}`, {
+      const response = await api().fetch(`${api().paths.todos}/${todo.id}`, {
         headers: { 'if-none-match': '"old"' },
       });
       expect(response.status).toBe(200);
@@ -176,16 +182,19 @@ export function httpDetailsSuite(host: TestHost) {
     const api = useService(host);
 
     const put = (id: string, headers: Record<string, string>) =>
-      api().fetch(`/api/todos/${id}`, sendJson('PUT', { title: 'new', completed: true }, headers));
+      api().fetch(
+        `${api().paths.todos}/${id}`,
+        sendJson('PUT', { title: 'new', completed: true }, headers),
+      );
 
     it('applies a PUT whose If-Match is the current ETag', async () => {
-      const created = await api().fetch('/api/todos', sendJson('POST', { title: 'a' }));
+      const created = await api().fetch(api().paths.todos, sendJson('POST', { title: 'a' }));
       const { id } = await created.json();
       expect((await put(id, { 'if-match': created.headers.get('etag')! })).status).toBe(200);
     });
 
     it('applies a PUT whose If-Match lists the current ETag among others', async () => {
-      const created = await api().fetch('/api/todos', sendJson('POST', { title: 'a' }));
+      const created = await api().fetch(api().paths.todos, sendJson('POST', { title: 'a' }));
       const { id } = await created.json();
       const response = await put(id, { 'if-match': `"other", ${created.headers.get('etag')}` });
       expect(response.status).toBe(200);
@@ -194,12 +203,12 @@ export function httpDetailsSuite(host: TestHost) {
     it('answers a PUT with the new ETag, which the next If-Match can name', async () => {
       const todo = await createTodo(api());
       const etag = (await put(todo.id, {})).headers.get('etag')!;
-      expect((await api().fetch(`/api/todos/${todo.id}`)).headers.get('etag')).toBe(etag);
+      expect((await api().fetch(`${api().paths.todos}/${todo.id}`)).headers.get('etag')).toBe(etag);
       expect((await put(todo.id, { 'if-match': etag })).status).toBe(200);
     });
 
     it('checks If-Match again once a slow body has arrived', async () => {
-      const created = await api().fetch('/api/todos', sendJson('POST', { title: 'a' }));
+      const created = await api().fetch(api().paths.todos, sendJson('POST', { title: 'a' }));
       const { id } = await created.json();
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
@@ -212,7 +221,7 @@ export function httpDetailsSuite(host: TestHost) {
           controller.close();
         },
       });
-      const slow = api().fetch(`/api/todos/${id}`, {
+      const slow = api().fetch(`${api().paths.todos}/${id}`, {
         method: 'PUT',
         headers: { 'content-type': 'application/json', 'if-match': created.headers.get('etag')! },
         body,
@@ -232,7 +241,7 @@ export function httpDetailsSuite(host: TestHost) {
     });
 
     it('refuses a PUT whose If-Match is stale with 412 and changes nothing', async () => {
-      const created = await api().fetch('/api/todos', sendJson('POST', { title: 'a' }));
+      const created = await api().fetch(api().paths.todos, sendJson('POST', { title: 'a' }));
       const { id } = await created.json();
       const staleTag = created.headers.get('etag')!;
       await put(id, {});
@@ -242,7 +251,7 @@ export function httpDetailsSuite(host: TestHost) {
     });
 
     it('refuses a weak tag in If-Match, which never matches', async () => {
-      const created = await api().fetch('/api/todos', sendJson('POST', { title: 'a' }));
+      const created = await api().fetch(api().paths.todos, sendJson('POST', { title: 'a' }));
       const { id } = await created.json();
       expect((await put(id, { 'if-match': `W/${created.headers.get('etag')}` })).status).toBe(412);
     });
@@ -250,7 +259,7 @@ export function httpDetailsSuite(host: TestHost) {
     it('refuses a DELETE whose If-Match is stale with 412 and keeps the item', async () => {
       const todo = await createTodo(api());
       const before = await snapshot(api());
-      const response = await api().fetch(`/api/todos/${todo.id}`, {
+      const response = await api().fetch(`${api().paths.todos}/${todo.id}`, {
         method: 'DELETE',
         headers: { 'if-match': '"stale"' },
       });
@@ -260,8 +269,8 @@ export function httpDetailsSuite(host: TestHost) {
 
     it('applies a DELETE whose If-Match is the current ETag', async () => {
       const todo = await createTodo(api());
-      const etag = (await api().fetch(`/api/todos/${todo.id}`)).headers.get('etag')!;
-      const response = await api().fetch(`/api/todos/${todo.id}`, {
+      const etag = (await api().fetch(`${api().paths.todos}/${todo.id}`)).headers.get('etag')!;
+      const response = await api().fetch(`${api().paths.todos}/${todo.id}`, {
         method: 'DELETE',
         headers: { 'if-match': etag },
       });
@@ -273,12 +282,14 @@ export function httpDetailsSuite(host: TestHost) {
     const api = useService(host);
 
     it('creates through /api/todos/', async () => {
-      expect((await api().fetch('/api/todos/', sendJson('POST', { title: 'a' }))).status).toBe(201);
+      expect(
+        (await api().fetch(`${api().paths.todos}/`, sendJson('POST', { title: 'a' }))).status,
+      ).toBe(201);
     });
 
     it('serves one item at /api/todos/:id/', async () => {
       const todo = await createTodo(api());
-      expect(await (await api().fetch(`/api/todos/${todo.id}/`)).json()).toEqual(todo);
+      expect(await (await api().fetch(`${api().paths.todos}/${todo.id}/`)).json()).toEqual(todo);
     });
   });
 }

@@ -11,6 +11,9 @@ import { corsSuite } from './cors.ts';
 import { errorsSuite, unexpectedFailuresSuite } from './errors.ts';
 import { httpDetailsSuite } from './http-details.ts';
 import { itemsSuite } from './items.ts';
+import { listFailuresSuite } from './list-failures.ts';
+import { listStreamsSuite } from './list-streams.ts';
+import { listsSuite } from './lists.ts';
 import { operationsSuite } from './operations.ts';
 import { otherRoutesSuite } from './other-routes.ts';
 
@@ -34,5 +37,11 @@ export function conformanceSuite(unchecked: TestHost): void {
     eventClientsSuite(host);
     otherRoutesSuite(host);
     operationsSuite(host);
+    // Lists are made from the default list's service, where no list exists yet.
+    if (!host.onNamedList) {
+      listsSuite(host);
+      listStreamsSuite(host);
+      if (host.injects) listFailuresSuite(host);
+    }
   });
 }

@@ -13,7 +13,7 @@ export function itemsSuite(host: TestHost) {
 
     it('creates an item with exactly id, title and completed', async () => {
       const response = await api().fetch(
-        '/api/todos',
+        api().paths.todos,
         sendJson('POST', { title: 'Buy milk', completed: true }),
       );
       expect(response.status).toBe(201);
@@ -44,13 +44,19 @@ export function itemsSuite(host: TestHost) {
     });
 
     it('answers a create with a Location of the shape /api/todos/{id}', async () => {
-      const response = await api().fetch('/api/todos', sendJson('POST', { title: 'Buy milk' }));
+      const response = await api().fetch(
+        api().paths.todos,
+        sendJson('POST', { title: 'Buy milk' }),
+      );
       const todo = await response.json();
-      expect(response.headers.get('location')).toBe(`/api/todos/${todo.id}`);
+      expect(response.headers.get('location')).toBe(`${api().paths.todos}/${todo.id}`);
     });
 
     it('serves the created item at its Location', async () => {
-      const response = await api().fetch('/api/todos', sendJson('POST', { title: 'Buy milk' }));
+      const response = await api().fetch(
+        api().paths.todos,
+        sendJson('POST', { title: 'Buy milk' }),
+      );
       const created = await response.json();
       const fetched = await api().fetch(response.headers.get('location')!);
       expect(fetched.status).toBe(200);
@@ -71,7 +77,7 @@ export function itemsSuite(host: TestHost) {
     it('replaces title and completed on PUT and answers 200 with the updated item', async () => {
       const todo = await createTodo(api());
       const response = await api().fetch(
-        `/api/todos/${todo.id}`,
+        `${api().paths.todos}/${todo.id}`,
         sendJson('PUT', { title: 'Buy oat milk', completed: true }),
       );
       expect(response.status).toBe(200);
@@ -89,7 +95,7 @@ export function itemsSuite(host: TestHost) {
         await createTodo(api()),
       ];
       await api().fetch(
-        `/api/todos/${second!.id}`,
+        `${api().paths.todos}/${second!.id}`,
         sendJson('PUT', { title: 'changed', completed: true }),
       );
       const ids = (await snapshot(api())).todos.map((todo) => todo.id);
@@ -99,10 +105,10 @@ export function itemsSuite(host: TestHost) {
     it('stores what PUT sent, as GET shows', async () => {
       const todo = await createTodo(api());
       await api().fetch(
-        `/api/todos/${todo.id}`,
+        `${api().paths.todos}/${todo.id}`,
         sendJson('PUT', { title: 'new', completed: true }),
       );
-      expect(await (await api().fetch(`/api/todos/${todo.id}`)).json()).toEqual({
+      expect(await (await api().fetch(`${api().paths.todos}/${todo.id}`)).json()).toEqual({
         id: todo.id,
         title: 'new',
         completed: true,
@@ -111,12 +117,12 @@ export function itemsSuite(host: TestHost) {
 
     it('shows GET the item as PUT left it, with its new ETag, though GET read it before', async () => {
       const todo = await createTodo(api());
-      await api().fetch(`/api/todos/${todo.id}`);
+      await api().fetch(`${api().paths.todos}/${todo.id}`);
       const put = await api().fetch(
-        `/api/todos/${todo.id}`,
+        `${api().paths.todos}/${todo.id}`,
         sendJson('PUT', { title: 'new', completed: true }),
       );
-      const after = await api().fetch(`/api/todos/${todo.id}`);
+      const after = await api().fetch(`${api().paths.todos}/${todo.id}`);
       expect([after.headers.get('etag'), await after.json()]).toEqual([
         put.headers.get('etag'),
         { id: todo.id, title: 'new', completed: true },
@@ -126,7 +132,7 @@ export function itemsSuite(host: TestHost) {
     it('accepts a PUT body that repeats the id of the path', async () => {
       const todo = await createTodo(api());
       const response = await api().fetch(
-        `/api/todos/${todo.id}`,
+        `${api().paths.todos}/${todo.id}`,
         sendJson('PUT', { id: todo.id, title: 'again', completed: false }),
       );
       expect(response.status).toBe(200);
@@ -134,7 +140,7 @@ export function itemsSuite(host: TestHost) {
 
     it('answers a DELETE with 200 and the item as it was', async () => {
       const todo = await createTodo(api(), { title: 'gone soon', completed: true });
-      const response = await api().fetch(`/api/todos/${todo.id}`, { method: 'DELETE' });
+      const response = await api().fetch(`${api().paths.todos}/${todo.id}`, { method: 'DELETE' });
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual(todo);
     });
@@ -142,19 +148,19 @@ export function itemsSuite(host: TestHost) {
     it('removes a deleted item from the list', async () => {
       const kept = await createTodo(api(), { title: 'kept' });
       const gone = await createTodo(api(), { title: 'gone' });
-      await api().fetch(`/api/todos/${gone.id}`, { method: 'DELETE' });
+      await api().fetch(`${api().paths.todos}/${gone.id}`, { method: 'DELETE' });
       expect((await snapshot(api())).todos).toEqual([kept]);
     });
 
     it('answers 404 for a deleted item', async () => {
       const todo = await createTodo(api());
-      await api().fetch(`/api/todos/${todo.id}`, { method: 'DELETE' });
-      expect((await api().fetch(`/api/todos/${todo.id}`)).status).toBe(404);
+      await api().fetch(`${api().paths.todos}/${todo.id}`, { method: 'DELETE' });
+      expect((await api().fetch(`${api().paths.todos}/${todo.id}`)).status).toBe(404);
     });
 
     it('answers GET of one item with 200 and the item', async () => {
       const todo = await createTodo(api());
-      const response = await api().fetch(`/api/todos/${todo.id}`);
+      const response = await api().fetch(`${api().paths.todos}/${todo.id}`);
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual(todo);
     });
@@ -165,7 +171,7 @@ export function itemsSuite(host: TestHost) {
       ['DELETE', { method: 'DELETE' }],
     ])('answers %s of an id that names no item with 404', async (_method, init) => {
       await createTodo(api());
-      const response = await api().fetch(`/api/todos/${MISSING_ID}`, init);
+      const response = await api().fetch(`${api().paths.todos}/${MISSING_ID}`, init);
       expect(response.status).toBe(404);
     });
 
@@ -174,12 +180,12 @@ export function itemsSuite(host: TestHost) {
       ['PUT', sendJson('PUT', { title: 'x', completed: false })],
       ['DELETE', { method: 'DELETE' }],
     ])('answers %s of an id that is not a UUID with 404', async (_method, init) => {
-      expect((await api().fetch('/api/todos/not-a-uuid', init)).status).toBe(404);
+      expect((await api().fetch(`${api().paths.todos}/not-a-uuid`, init)).status).toBe(404);
     });
 
     it('matches ids exactly: the uppercase form of an id names no item', async () => {
       const todo = await createTodo(api());
-      expect((await api().fetch(`/api/todos/${todo.id.toUpperCase()}`)).status).toBe(404);
+      expect((await api().fetch(`${api().paths.todos}/${todo.id.toUpperCase()}`)).status).toBe(404);
     });
   });
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createTodo, expectProblem, MISSING_ID, sendJson, snapshot, UUID } from '../support/api.ts';
+import {
+  createTodo,
+  expectProblem,
+  MISSING_ID,
+  onList,
+  sendJson,
+  snapshot,
+  UUID,
+} from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 
 /** What an operator relies on: the health route, and an id on every answer to quote. */
@@ -84,7 +92,7 @@ export function operationsSuite(host: TestHost) {
       `/api/todos/${MISSING_ID}`,
     ])('gives the answer to %s a request id when the client sent none', async (path) => {
       const controller = new AbortController();
-      const response = await api().fetch(path, { signal: controller.signal });
+      const response = await api().fetch(onList(api(), path), { signal: controller.signal });
       controller.abort();
       expect(response.headers.get('x-request-id')).toMatch(UUID);
     });
@@ -100,7 +108,7 @@ export function operationsSuite(host: TestHost) {
       'a'.repeat(128),
       "x-._~!$&'()*+,;=:@/1",
     ])('keeps the X-Request-Id %s that the client sent', async (id) => {
-      const response = await api().fetch('/api/todos', { headers: { 'x-request-id': id } });
+      const response = await api().fetch(api().paths.todos, { headers: { 'x-request-id': id } });
       expect(response.headers.get('x-request-id')).toBe(id);
     });
 
@@ -111,26 +119,26 @@ export function operationsSuite(host: TestHost) {
       ['with a non-ASCII letter', 'zoë'],
       ['empty', ''],
     ])('replaces an X-Request-Id %s with one of its own', async (_case, id) => {
-      const response = await api().fetch('/api/todos', { headers: { 'x-request-id': id } });
+      const response = await api().fetch(api().paths.todos, { headers: { 'x-request-id': id } });
       expect(response.headers.get('x-request-id')).toMatch(UUID);
     });
 
     it("names the request as the problem's instance", async () => {
-      const response = await api().fetch(`/api/todos/${MISSING_ID}`, {
+      const response = await api().fetch(`${api().paths.todos}/${MISSING_ID}`, {
         headers: { 'x-request-id': 'support-ticket-991' },
       });
       expect((await expectProblem(response, 404)).instance).toBe('support-ticket-991');
     });
 
     it('names a generated id as the instance of a refused body', async () => {
-      const response = await api().fetch('/api/todos', sendJson('POST', { title: '' }));
+      const response = await api().fetch(api().paths.todos, sendJson('POST', { title: '' }));
       const problem = await expectProblem(response, 400);
       expect(problem.instance).toBe(response.headers.get('x-request-id'));
     });
 
     it('keeps the id of a create without changing what is created', async () => {
       const response = await api().fetch(
-        '/api/todos',
+        api().paths.todos,
         sendJson('POST', { title: 'Buy milk' }, { 'x-request-id': 'create-1' }),
       );
       expect(response.headers.get('x-request-id')).toBe('create-1');
@@ -140,7 +148,7 @@ export function operationsSuite(host: TestHost) {
     it('is the same list whatever id the client sends', async () => {
       await createTodo(api());
       const before = await snapshot(api());
-      await api().fetch('/api/todos', { headers: { 'x-request-id': 'x'.repeat(500) } });
+      await api().fetch(api().paths.todos, { headers: { 'x-request-id': 'x'.repeat(500) } });
       expect(await snapshot(api())).toEqual(before);
     });
   });

@@ -62,6 +62,26 @@ export function otherRoutesSuite(host: TestHost) {
       expect(await response.text()).toMatch(/^<!doctype html>/i);
     });
 
+    it.each(['AAAAAAAAAAAAAAAAAAAAAA', 'not-a-list'])(
+      'serves the same page, with its headers, at /lists/%s: the page reads the list itself',
+      async (id) => {
+        const [root, page] = [await api().fetch('/'), await api().fetch(`/lists/${id}`)];
+        const headersOf = (response: Response) =>
+          [...response.headers].filter(([name]) => !['x-request-id', 'date'].includes(name));
+        expect([page.status, headersOf(page), await page.text()]).toEqual([
+          200,
+          headersOf(root),
+          await root.text(),
+        ]);
+      },
+    );
+
+    it('answers POST to a list page with 405', async () => {
+      const response = await api().fetch('/lists/AAAAAAAAAAAAAAAAAAAAAA', { method: 'POST' });
+      await response.body?.cancel();
+      expect([response.status, response.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+    });
+
     it('serves the same page at /index.html', async () => {
       const [root, index] = [await api().fetch('/'), await api().fetch('/index.html')];
       expect(await index.text()).toBe(await root.text());

@@ -1,6 +1,9 @@
 import type { Page, Request } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EVENTS_PATH, LAST_EVENT_ID_PARAM } from '../../src/live/events.ts';
+import { LAST_EVENT_ID_PARAM } from '../../src/live/events.ts';
+import { DEFAULT_LIST_PATHS } from '../../src/lists/list-paths.ts';
+
+const EVENTS_PATH = DEFAULT_LIST_PATHS.sse;
 import { CuttableProxy } from './support/cuttable-proxy.ts';
 import { useE2e } from './support/e2e.ts';
 import { isStreamProblem, streamsServed } from './support/streams.ts';

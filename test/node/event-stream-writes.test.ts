@@ -105,7 +105,7 @@ describe("the Node host's event streams on the wire", () => {
   it('sends every change in order to a client that stops reading for a while', async () => {
     const stream = await openPausedStream(running().url, running().server);
     const changes = await fillPastTheSocket(running().url, stream);
-    const lastId = running().app.store.version;
+    const lastId = running().app.lists.defaultList!.store.version;
     const text = await readUntil(stream.connection, `id: ${lastId}\n`);
     const ids = createdIds(text);
     expect([ids.length, inOrder(ids)]).toEqual([changes, true]);

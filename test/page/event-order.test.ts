@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { LiveEvent } from '../../src/live/events.ts';
+import type { IdentifiedEvent } from '../../src/live/events.ts';
 import { EventOrder } from '../../src/page/event-order.ts';
 
 const todo = { id: 'a', title: 'A', completed: false };
-const snapshot = (id: string): LiveEvent => ({ type: 'snapshot', id, todos: [todo] });
-const created = (id: string): LiveEvent => ({ type: 'created', id, todo });
+const snapshot = (id: string): IdentifiedEvent => ({ type: 'snapshot', id, todos: [todo] });
+const created = (id: string): IdentifiedEvent => ({ type: 'created', id, todo });
 
 function order() {
   const applied: string[] = [];

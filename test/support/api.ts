@@ -23,14 +23,14 @@ export async function createTodo(
   service: TestService,
   fields: Record<string, unknown> = { title: 'Buy milk' },
 ): Promise<TodoJson> {
-  const response = await service.fetch('/api/todos', sendJson('POST', fields));
+  const response = await service.fetch(service.paths.todos, sendJson('POST', fields));
   expect(response.status).toBe(201);
   return (await response.json()) as TodoJson;
 }
 
 /** The list and its ETag: together they show whether anything changed. */
 export async function snapshot(service: TestService): Promise<{ etag: string; todos: TodoJson[] }> {
-  const response = await service.fetch('/api/todos');
+  const response = await service.fetch(service.paths.todos);
   expect(response.status).toBe(200);
   return { etag: response.headers.get('etag') ?? '', todos: (await response.json()) as TodoJson[] };
 }
@@ -50,4 +50,14 @@ export interface ProblemJson {
   detail: string;
   instance?: string;
   errors?: { pointer: string; detail: string }[];
+}
+
+/**
+ * `path`, written as a path of the default list (`/api/todos…`, `/api/sse…`), as the same path
+ * of the list under test: for tables of requests written before any service starts.
+ */
+export function onList(service: TestService, path: string): string {
+  return path
+    .replace(/^\/api\/todos(?=[/?]|$)/, service.paths.todos)
+    .replace(/^\/api\/sse(?=[/?]|$)/, service.paths.sse);
 }

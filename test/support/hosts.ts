@@ -8,16 +8,38 @@ import { fileAssets } from '../../src/hosts/node/file-assets.ts';
 import { PROJECT_ROOT } from '../../src/hosts/node/project-root.ts';
 import { startNodeServer } from '../../src/hosts/node/server.ts';
 import { openSqliteFile } from '../../src/hosts/node/sqlite-file.ts';
-import { openSqliteTodoStore } from '../../src/todos/sqlite-store.ts';
-import type { TodoStore } from '../../src/todos/store.ts';
+import {
+  DEFAULT_LIST_PATHS,
+  LISTS_PATH,
+  namedListPaths,
+  type ListPaths,
+} from '../../src/lists/list-paths.ts';
+import { localLists } from '../../src/lists/local-lists.ts';
+import type { ListStores } from '../../src/lists/list-stores.ts';
+import { sqliteListStores } from '../../src/lists/sqlite-list-stores.ts';
 import { recordingLogger } from './log-lines.ts';
 import { nodeConfig, SILENT } from './node-server.ts';
 
 /** A running service that tests talk to through `fetch`, whatever hosts it. */
 export interface TestService {
+  /** The routes of the list under test: the default list's, or a named list's. */
+  readonly paths: ListPaths;
   fetch(path: string, init?: RequestInit): Promise<Response>;
-  /** What the service still holds for event clients: all zero once every client has left. */
-  streamStats(): Promise<StreamStats>;
+  /**
+   * What the service still holds for event clients, all zero once every client has left: of
+   * every list, or of the list `listId` where a host can only tell one list's.
+   */
+  streamStats(listId?: string): Promise<StreamStats>;
+  /**
+   * Stops the named list `listId` as `close` stops the default list, where a host holds each
+   * list apart (one object a list); elsewhere `close` stops every list.
+   */
+  stopList?(listId: string): Promise<void>;
+  /**
+   * A count that grows whenever a list is made, so a test sees that a refused create made
+   * none: the named lists held, or on workerd, the objects the worker has addressed.
+   */
+  countLists(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -35,8 +57,11 @@ function streamStatsOf(app: App): StreamStats {
 
 export interface ServiceOptions {
   limits?: Partial<AppConfig['limits']>;
+  /** `limits.maxLists`, where the host bounds the lists it holds (`TestHost.boundsLists`). */
+  maxLists?: number;
   sse?: Partial<AppConfig['sse']>;
-  store?: TodoStore;
+  /** Where the service keeps its lists, in place of memory. */
+  stores?: ListStores;
   /** Sees every unexpected error the service reports. */
   reportError?: (error: unknown) => void;
 }
@@ -45,7 +70,7 @@ export interface ServiceOptions {
 export interface TestHost {
   readonly name: string;
   /**
-   * Whether `start` can hand the handler a `store` or `reportError` of the test's own. Only a
+   * Whether `start` can hand the handler `stores` or `reportError` of the test's own. Only a
    * host that builds the handler in the test's process can; the suites that need it run there.
    */
   readonly injects: boolean;
@@ -55,6 +80,10 @@ export interface TestHost {
    * the client's connection.
    */
   readonly stopCutsStreams?: boolean;
+  /** Whether the host holds at most `limits.maxLists` lists (Node, in-process; not workerd). */
+  readonly boundsLists: boolean;
+  /** Whether its services' tests run on a named list rather than the default one. */
+  readonly onNamedList?: boolean;
   start(options?: ServiceOptions): Promise<TestService>;
 }
 
@@ -65,19 +94,12 @@ export function appConfig(options: ServiceOptions): AppConfig {
   };
 }
 
-/**
- * A fresh SQLite file for one service, and the store kept in it; the file goes with `close`.
- * A service given a store of the test's own uses that instead.
- */
-export function sqliteStoreFor(options: ServiceOptions): { store: TodoStore; close(): void } {
-  if (options.store) return { store: options.store, close: () => {} };
+/** A fresh SQLite file for one service, and its lists kept in it; the file goes with `close`. */
+export function sqliteStoresFor(): { stores: ListStores; close(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'todo-sqlite-'));
   const database = openSqliteFile(join(dir, 'todos.sqlite'));
-  const store = openSqliteTodoStore(database, {
-    keepChanges: appConfig(options).sse.replayEvents,
-  });
   return {
-    store,
+    stores: sqliteListStores(database),
     close: () => {
       database.close();
       rmSync(dir, { recursive: true, force: true });
@@ -85,14 +107,15 @@ export function sqliteStoreFor(options: ServiceOptions): { store: TodoStore; clo
   };
 }
 
-/** `host` with the list kept in a SQLite file of its own for every service. */
+/** `host` with the lists kept in a SQLite file of its own for every service. */
 export function withSqlite(host: TestHost): TestHost {
   return {
     ...host,
-    name: `${host.name}, the list kept in SQLite`,
+    name: `${host.name}, the lists kept in SQLite`,
     async start(options = {}) {
-      const storage = sqliteStoreFor(options);
-      const service = await host.start({ ...options, store: storage.store });
+      if (options.stores) return host.start(options);
+      const storage = sqliteStoresFor();
+      const service = await host.start({ ...options, stores: storage.stores });
       return {
         ...service,
         async close() {
@@ -104,21 +127,61 @@ export function withSqlite(host: TestHost): TestHost {
   };
 }
 
+/**
+ * `host` with every service's tests on a named list, made for it as a client makes one: the
+ * same rules hold at `/api/lists/{id}/todos` as at `/api/todos`.
+ */
+export function onNamedList(host: TestHost): TestHost {
+  return {
+    ...host,
+    name: `${host.name}, on a named list`,
+    onNamedList: true,
+    async start(options = {}) {
+      const service = await host.start(options);
+      const response = await service.fetch(LISTS_PATH, { method: 'POST' });
+      if (response.status !== 201) {
+        await service.close();
+        throw new Error(`POST ${LISTS_PATH} answered ${response.status}: ${await response.text()}`);
+      }
+      const { id } = (await response.json()) as { id: string };
+      return {
+        ...service,
+        paths: namedListPaths(id),
+        streamStats: () => service.streamStats(id),
+        async close() {
+          await service.stopList?.(id);
+          await service.close();
+        },
+      };
+    },
+  };
+}
+
+/** How many named lists `app` holds. */
+function namedListsOf(app: App): number {
+  let count = 0;
+  for (const list of app.lists.held()) if (!list.isDefault) count += 1;
+  return count;
+}
+
 export const inProcessHost: TestHost = {
   name: 'in-process handler',
   injects: true,
+  boundsLists: true,
   async start(options = {}) {
     const app = createApp({
       config: appConfig(options),
-      store: options.store,
+      lists: localLists({ stores: options.stores, maxLists: options.maxLists }),
       host: {
         assets: fileAssets(`${PROJECT_ROOT}public`),
         reportError: options.reportError ?? (() => {}),
       },
     });
     return {
+      paths: DEFAULT_LIST_PATHS,
       fetch: (path, init) => app.fetch(new Request(new URL(path, 'http://localhost'), init)),
       streamStats: async () => streamStatsOf(app),
+      countLists: async () => namedListsOf(app),
       close: async () => app.close(),
     };
   },
@@ -127,19 +190,22 @@ export const inProcessHost: TestHost = {
 export const nodeHost: TestHost = {
   name: 'Node host over HTTP',
   injects: true,
+  boundsLists: true,
   async start(options = {}) {
     const config = nodeConfig({
-      limits: options.limits,
+      limits: { ...options.limits, ...(options.maxLists && { maxLists: options.maxLists }) },
       sse: options.sse,
       server: { shutdownTimeoutMs: 1000 },
     });
     const reporting = options.reportError
       ? recordingLogger('error', (line) => options.reportError!(line)).logger
       : SILENT;
-    const running = await startNodeServer(config, reporting, options.store);
+    const running = await startNodeServer(config, reporting, { stores: options.stores });
     return {
+      paths: DEFAULT_LIST_PATHS,
       fetch: (path, init) => fetch(new URL(path, running.url), init),
       streamStats: async () => streamStatsOf(running.app),
+      countLists: async () => namedListsOf(running.app),
       close: () => running.close(),
     };
   },

@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import type { Logger } from '../../src/hosts/node/logger.ts';
 import { DEFAULT_NODE_CONFIG, type NodeConfig } from '../../src/hosts/node/node-config.ts';
 import { startNodeServer, type RunningServer } from '../../src/hosts/node/server.ts';
+import type { ListStores } from '../../src/lists/list-stores.ts';
 import type { TodoStore } from '../../src/todos/store.ts';
 import type { TodoJson } from './api.ts';
 
@@ -30,6 +31,7 @@ export function nodeConfig(options: NodeServerOptions = {}): NodeConfig {
 /** What a test hands the host instead of its own: a fresh one for each test. */
 export interface NodeServerParts {
   readonly store?: () => TodoStore;
+  readonly stores?: () => ListStores;
   readonly logger?: () => Logger;
 }
 
@@ -41,7 +43,10 @@ export function useNodeServer(
   let running: RunningServer | undefined;
   beforeEach(async () => {
     const logger = parts.logger?.() ?? SILENT;
-    running = await startNodeServer(nodeConfig(options), logger, parts.store?.());
+    running = await startNodeServer(nodeConfig(options), logger, {
+      store: parts.store?.(),
+      stores: parts.stores?.(),
+    });
   });
   afterEach(() => running?.close());
   return () => running!;

@@ -80,13 +80,13 @@ async function withDeadline<T>(promise: Promise<T>): Promise<T> {
   }
 }
 
-/** Opens `/api/sse` (or `path`) and checks that it opened. */
+/** Opens the list's event stream (or `path`) and checks that it opened. */
 export async function openStream(
   service: TestService,
   options: { path?: string; headers?: Record<string, string> } = {},
 ): Promise<StreamReader> {
   const abort = new AbortController();
-  const response = await service.fetch(options.path ?? '/api/sse', {
+  const response = await service.fetch(options.path ?? service.paths.sse, {
     headers: options.headers,
     signal: abort.signal,
   });
@@ -97,7 +97,7 @@ export async function openStream(
 }
 
 /** An `EventSource` from the `eventsource` package, talking to the service under test. */
-export function eventSourceOn(service: TestService, path = '/api/sse'): EventSource {
+export function eventSourceOn(service: TestService, path = service.paths.sse): EventSource {
   const base = 'http://service.test';
   return new EventSource(new URL(path, base), {
     fetch: (url, init) => {

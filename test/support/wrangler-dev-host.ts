@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_LIST_PATHS } from '../../src/lists/list-paths.ts';
 import { FORGET_REASON, TEST_PATHS } from '../workerd/test-paths.ts';
 import type { ServiceOptions, StreamStats, TestHost } from './hosts.ts';
 import { varsOf } from './worker-vars.ts';
@@ -112,25 +113,44 @@ export class WranglerDev {
     return lines.filter((line) => FAILURE_LINE.test(line) && !line.includes(FORGET_REASON));
   }
 
-  /** Drops the object from memory and wipes its storage: the next request meets an empty list. */
+  /**
+   * Drops the default list's object from memory and wipes its storage: the next request meets
+   * an empty list.
+   */
   forget(): Promise<void> {
     return this.#testCall(TEST_PATHS.forget);
   }
 
-  /** Drops the object from memory, as an eviction does, keeping what it stored. */
-  evict(): Promise<void> {
-    return this.#testCall(TEST_PATHS.evict);
+  /**
+   * Drops the object of the list `listId` (the default list's without it) from memory, as an
+   * eviction does, keeping what it stored.
+   */
+  evict(listId?: string): Promise<void> {
+    return this.#testCall(TEST_PATHS.evict, listId);
   }
 
-  async #testCall(path: string): Promise<void> {
-    const response = await this.fetch(path, { method: 'POST' });
+  async #testCall(path: string, listId?: string): Promise<void> {
+    const response = await this.fetch(withList(path, listId), { method: 'POST' });
     if (response.status !== 204) {
       throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
     }
   }
 
-  async streamStats(): Promise<StreamStats> {
-    return (await this.fetch(TEST_PATHS.streamStats)).json() as Promise<StreamStats>;
+  /** The stream stats of the list `listId`'s object, or the default list's. */
+  async streamStats(listId?: string): Promise<StreamStats> {
+    return (
+      await this.fetch(withList(TEST_PATHS.streamStats, listId))
+    ).json() as Promise<StreamStats>;
+  }
+
+  /** The id of the object that holds the list `listId`, as that object gives it. */
+  async objectId(listId: string): Promise<string> {
+    return (await this.fetch(withList(TEST_PATHS.objectId, listId))).json() as Promise<string>;
+  }
+
+  /** How many times the worker has addressed an object since the last call. */
+  async objectsAddressed(): Promise<number> {
+    return (await this.fetch(TEST_PATHS.objectsAddressed)).json() as Promise<number>;
   }
 
   /** Stops wrangler, which stops its workerd; kills it if it takes too long. */
@@ -144,6 +164,10 @@ export class WranglerDev {
     running.delete(this.child);
     rmSync(this.stateDir, { recursive: true, force: true });
   }
+}
+
+function withList(path: string, listId: string | undefined): string {
+  return listId === undefined ? path : `${path}?list=${encodeURIComponent(listId)}`;
 }
 
 /**
@@ -198,16 +222,27 @@ function wranglerDevHost(
     name,
     injects: false,
     stopCutsStreams: true,
+    boundsLists: false,
     async start(options: ServiceOptions = {}) {
-      if (options.store !== undefined || options.reportError !== undefined) {
+      if (
+        options.stores !== undefined ||
+        options.reportError !== undefined ||
+        options.maxLists !== undefined
+      ) {
         throw new Error(
-          'The worker under wrangler dev builds its own store and reports its own errors.',
+          'The worker under wrangler dev builds its own stores, reports its own errors and ' +
+            'holds any number of lists.',
         );
       }
       const dev = await pool.take({ vars: { ...vars, ...varsOf(options) }, env });
+      let addressed = 0;
+      await dev.objectsAddressed();
       return {
+        paths: DEFAULT_LIST_PATHS,
         fetch: (path, init) => dev.fetch(path, init),
-        streamStats: () => dev.streamStats(),
+        streamStats: (listId) => dev.streamStats(listId),
+        stopList: (listId) => dev.evict(listId),
+        countLists: async () => (addressed += await dev.objectsAddressed()),
         async close() {
           await pool.give(dev);
           const failures = dev.newFailures();

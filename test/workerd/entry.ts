@@ -1,5 +1,6 @@
 import worker, { TodoListObject as ListObject } from '../../src/hosts/workerd/worker.ts';
 import { LIST_NAME, type Env } from '../../src/hosts/workerd/env.ts';
+import { objectIdOf } from '../../src/hosts/workerd/object-ids.ts';
 import { FORGET_REASON, TEST_PATHS } from './test-paths.ts';
 
 /**
@@ -25,18 +26,47 @@ export class TodoListObject extends ListObject {
       heartbeatRunning: this.app.events.heartbeatRunning,
     };
   }
+
+  objectId(): string {
+    return this.ctx.id.toString();
+  }
 }
 
-function listObject(env: Env) {
-  const namespace = env.TODO_LIST as unknown as DurableObjectNamespace<TodoListObject>;
-  return namespace.get(namespace.idFromName(LIST_NAME));
+type TestNamespace = DurableObjectNamespace<TodoListObject>;
+
+/** How many times the worker has addressed an object: each time may wake one. */
+let objectsAddressed = 0;
+
+/** The namespace as the worker gets it, counting each object it addresses. */
+function counting(namespace: TestNamespace): TestNamespace {
+  return new Proxy(namespace, {
+    get(target, key) {
+      const value = Reflect.get(target, key) as unknown;
+      if (typeof value !== 'function') return value;
+      if (key !== 'get') return value.bind(target);
+      return (...args: unknown[]) => {
+        objectsAddressed += 1;
+        return Reflect.apply(value, target, args);
+      };
+    },
+  });
+}
+
+/** The object a test path names: `?list=<id>`'s, or the default list's. */
+function objectOf(url: URL, env: Env) {
+  const namespace = env.TODO_LIST as unknown as TestNamespace;
+  const list = url.searchParams.get('list');
+  const id = list === null ? namespace.idFromName(LIST_NAME) : objectIdOf(namespace, list);
+  if (id === undefined) throw new Error(`${list} is no list's id`);
+  return namespace.get(id);
 }
 
 export default {
   async fetch(request, env) {
-    const path = new URL(request.url).pathname;
+    const url = new URL(request.url);
+    const path = url.pathname;
     if (path === TEST_PATHS.forget || path === TEST_PATHS.evict) {
-      const object = listObject(env);
+      const object = objectOf(url, env);
       // The call fails by design, with the reason it gave: the object it runs in is aborted.
       await (path === TEST_PATHS.forget ? object.forget() : object.evict()).catch(
         (error: unknown) => {
@@ -46,8 +76,17 @@ export default {
       return new Response(null, { status: 204 });
     }
     if (path === TEST_PATHS.streamStats) {
-      return Response.json(await listObject(env).streamStats());
+      return Response.json(await objectOf(url, env).streamStats());
     }
-    return worker.fetch(request, env);
+    if (path === TEST_PATHS.objectId) {
+      return Response.json(await objectOf(url, env).objectId());
+    }
+    if (path === TEST_PATHS.objectsAddressed) {
+      const count = objectsAddressed;
+      objectsAddressed = 0;
+      return Response.json(count);
+    }
+    const namespace = env.TODO_LIST as unknown as TestNamespace;
+    return worker.fetch(request, { ...env, TODO_LIST: counting(namespace) } as Env);
   },
 } satisfies ExportedHandler<Env>;

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { ConfigError, loadConfig, parseProfile } from './load-config.ts';
-import { openFileStore, type FileStore } from './file-store.ts';
 import { helpText } from './help.ts';
 import { createLogger } from './logger.ts';
 import { PROJECT_ROOT } from './project-root.ts';
 import { startNodeServer } from './server.ts';
 import { StorageFileError } from './sqlite-file.ts';
+import { openStorageFile, type StorageFile } from './storage-file.ts';
 import { exitOnSignals } from './shutdown.ts';
 
 const args = process.argv.slice(2);
@@ -31,9 +31,9 @@ try {
 }
 
 const logger = createLogger(config.log);
-let fileStore: FileStore | undefined;
+let storage: StorageFile | undefined;
 try {
-  fileStore = openFileStore(config, logger);
+  storage = openStorageFile(config);
 } catch (error) {
   if (!(error instanceof StorageFileError)) throw error;
   logger.fatal(
@@ -42,7 +42,7 @@ try {
   );
   process.exit(1);
 }
-const running = await startNodeServer(config, logger, fileStore?.store).catch(
+const running = await startNodeServer(config, logger, { stores: storage?.stores }).catch(
   (error: NodeJS.ErrnoException) => {
     if (error.syscall !== 'listen') throw error;
     const reason = error.code === 'EADDRINUSE' ? 'the port is in use' : error.message;
@@ -59,12 +59,12 @@ exitOnSignals(
   {
     close: async () => {
       await running.close();
-      fileStore?.close();
+      storage?.close();
     },
   },
   logger,
 );
 logger.info(
-  { profile, url: running.url, storage: fileStore?.file ?? 'memory' },
+  { profile, url: running.url, storage: storage?.file ?? 'memory' },
   `listening on ${running.url}`,
 );

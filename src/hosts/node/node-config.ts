@@ -8,19 +8,27 @@ import {
   type Rule,
   type RulesOf,
 } from '../../config.ts';
+import { DEFAULT_MAX_LISTS } from '../../lists/local-lists.ts';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export const LOG_FORMATS = ['pretty', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
-/** The Node host's configuration: the handler's, plus where to listen, logs and timeouts. */
+/**
+ * The Node host's configuration: the handler's, plus how many lists the process holds, where
+ * to listen, logs and timeouts.
+ */
 export interface NodeConfig extends AppConfig {
+  readonly limits: AppConfig['limits'] & {
+    /** Most named lists the process holds; creating one more answers 507. */
+    readonly maxLists: number;
+  };
   readonly host: string;
   readonly port: number;
   readonly log: { readonly level: LogLevel; readonly format: LogFormat };
   readonly storage: {
-    /** The SQLite file that keeps the list across restarts; null keeps it in memory only. */
+    /** The SQLite file that keeps the lists across restarts; null keeps them in memory only. */
     readonly file: string | null;
   };
   readonly server: {
@@ -47,6 +55,7 @@ export interface NodeConfig extends AppConfig {
 
 export const DEFAULT_NODE_CONFIG: NodeConfig = {
   ...DEFAULT_APP_CONFIG,
+  limits: { ...DEFAULT_APP_CONFIG.limits, maxLists: DEFAULT_MAX_LISTS },
   host: '0.0.0.0',
   port: 8080,
   log: { level: 'info', format: 'json' },
@@ -69,7 +78,7 @@ const nonEmptyString: Rule = {
 const milliseconds = (min: number) => integer(min, MAX_TIMER_MS);
 
 const fileOrNothing: Rule = {
-  expected: 'a file path, or null to keep the list in memory only',
+  expected: 'a file path, or null to keep the lists in memory only',
   accepts: (value) => value === null || nonEmptyString.accepts(value),
 };
 
@@ -78,7 +87,7 @@ export const NODE_CONFIG_RULES: RulesOf<NodeConfig> = {
   port: integer(0, 65535),
   log: { level: oneOf(LOG_LEVELS), format: oneOf(LOG_FORMATS) },
   storage: { file: fileOrNothing },
-  limits: APP_CONFIG_RULES.limits,
+  limits: { ...APP_CONFIG_RULES.limits, maxLists: integer(1) },
   sse: APP_CONFIG_RULES.sse,
   server: {
     headersTimeoutMs: milliseconds(1),

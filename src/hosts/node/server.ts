@@ -6,6 +6,8 @@ import { createServerAdapter, Response as AdapterResponse } from '@whatwg-node/s
 import { createApp, type App } from '../../app.ts';
 import type { ErrorReporter } from '../../host.ts';
 import { pathOf } from '../../http/routing.ts';
+import { localLists } from '../../lists/local-lists.ts';
+import type { ListStores } from '../../lists/list-stores.ts';
 import type { TodoStore } from '../../todos/store.ts';
 import { answerClientErrorsInOrder } from './client-errors.ts';
 import { fileAssets } from './file-assets.ts';
@@ -31,11 +33,17 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Where the service's lists are kept, and a default list's store of a test's own. */
+export interface NodeServerParts {
+  readonly stores?: ListStores;
+  readonly store?: TodoStore;
+}
+
 /** Serves the handler on `node:http` through @whatwg-node/server. */
 export async function startNodeServer(
   config: NodeConfig,
   logger: Logger,
-  store?: TodoStore,
+  parts: NodeServerParts = {},
 ): Promise<RunningServer> {
   const reportError: ErrorReporter = (error, request, reqId) => {
     try {
@@ -53,7 +61,11 @@ export async function startNodeServer(
   };
   const app = createApp({
     config,
-    store,
+    lists: localLists({
+      stores: parts.stores,
+      defaultStore: parts.store,
+      maxLists: config.limits.maxLists,
+    }),
     host: {
       assets: fileAssets(join(PROJECT_ROOT, 'public')),
       reportError,

@@ -1,11 +1,11 @@
 import type { TodoListObject } from './todo-list-object.ts';
 
-/** There is one list, so one object: every isolate addresses it by this name. */
+/** The default list's object: every isolate addresses it by this name. */
 export const LIST_NAME = 'todos';
 
-/** The bindings `wrangler.toml` gives the worker and the object. */
+/** The bindings `wrangler.toml` gives the worker and the objects. */
 export interface Env {
-  /** The namespace of the one object that holds the list. */
+  /** The namespace of the objects that hold the lists, one object a list. */
   readonly TODO_LIST: DurableObjectNamespace<TodoListObject>;
   /** `public/`, uploaded as Workers static assets. */
   readonly ASSETS: Fetcher;

@@ -1,16 +1,18 @@
 import { DurableObject } from 'cloudflare:workers';
 import { createApp, type App } from '../../app.ts';
-import { openSqliteTodoStore } from '../../todos/sqlite-store.ts';
+import type { StoredListInfo } from '../../todos/store.ts';
 import { answerAfterBody } from './answer-after-body.ts';
 import { durableSql } from './durable-sql.ts';
-import type { Env } from './env.ts';
+import { LIST_NAME, type Env } from './env.ts';
+import { listIdOf } from './object-ids.ts';
+import { objectLists } from './object-lists.ts';
 import { workerConfigFromVars } from './vars-config.ts';
 
 /**
- * The one object every `/api/` request reaches, from whichever isolate: it holds the handler,
- * and with it the list and the event clients, in its memory. With `STORAGE = "sqlite"` the list
- * is also kept in the object's SQLite storage and comes back when the object does; else it
- * starts empty again whenever the object leaves memory.
+ * One list's object, reached from whichever isolate: the default list's (`/api/todos`,
+ * `/api/sse`), or a named list's (`/api/lists/{id}/…`), whose id is the object's own. It holds
+ * the handler, and with it the list and its event clients, in its memory; see `objectLists` for
+ * where each kind of list is kept.
  */
 export class TodoListObject extends DurableObject<Env> {
   protected readonly app: App;
@@ -18,11 +20,19 @@ export class TodoListObject extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     const { app: config, storage } = workerConfigFromVars(env);
-    const store =
-      storage === 'sqlite'
-        ? openSqliteTodoStore(durableSql(ctx.storage), { keepChanges: config.sse.replayEvents })
-        : undefined;
-    this.app = createApp({ config, store });
+    const isDefault = ctx.id.equals(env.TODO_LIST.idFromName(LIST_NAME));
+    const lists = objectLists({
+      listId: isDefault ? undefined : listIdOf(ctx.id),
+      storage,
+      sql: durableSql(ctx.storage),
+      deleteAll: () => ctx.storage.deleteAll(),
+    });
+    this.app = createApp({ config, lists });
+  }
+
+  /** Makes this object's list, named `title`: the worker's `POST /api/lists`, by RPC. */
+  create(title: string): Promise<StoredListInfo> {
+    return this.app.lists.create(title);
   }
 
   // The object, not the worker, must finish the body: workerd breaks the worker-to-object body

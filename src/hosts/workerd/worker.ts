@@ -1,4 +1,4 @@
-import { createSite } from '../../app.ts';
+import { createApp } from '../../app.ts';
 import { ConfigError } from '../../config.ts';
 import type { Handler } from '../../handler.ts';
 import { isApiPath } from '../../http/cors.ts';
@@ -6,17 +6,24 @@ import { HttpProblem } from '../../http/problem.ts';
 import { Responses } from '../../http/responses.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from '../../http/request-id.ts';
 import { pathOf } from '../../http/routing.ts';
+import type { ListDirectory } from '../../lists/list-directory.ts';
 import { answerAfterBody } from './answer-after-body.ts';
 import { LIST_NAME, type Env } from './env.ts';
+import { objectIdOf } from './object-ids.ts';
 import { workerConfigFromVars, type WorkerConfig } from './vars-config.ts';
 import { workersAssets } from './workers-assets.ts';
 
 export { TodoListObject } from './todo-list-object.ts';
 
+/** The default list's routes. */
+const DEFAULT_LIST_ROUTE = /^\/api\/(?:todos|sse)(?:\/|$)/;
+/** A named list's routes, its id first. */
+const NAMED_LIST_ROUTE = /^\/api\/lists\/([^/]+)(?:\/|$)/;
+
 /** This isolate's configuration, read from `[vars]` once, or what is wrong with them. */
 let config: WorkerConfig | ConfigError | undefined;
-/** This isolate's handler for what needs no list: `/hello` and `public/`. */
-let site: Handler | undefined;
+/** This isolate's handler for what no list's object answers. */
+let handler: Handler | undefined;
 
 function configOf(env: Env): WorkerConfig | ConfigError {
   if (config !== undefined) return config;
@@ -45,19 +52,49 @@ function misconfigured(error: ConfigError, request: Request): Response {
   return response;
 }
 
+/**
+ * The lists as the worker sees them: it holds none, and makes each new one in an object of
+ * its own. A request for a list it could name went to that list's object before the handler.
+ */
+function workerLists(env: Env): ListDirectory {
+  return {
+    defaultList: undefined,
+    find: () => undefined,
+    create: (title) => env.TODO_LIST.get(env.TODO_LIST.newUniqueId()).create(title),
+    delete: () => Promise.reject(new Error('The worker holds no list to delete.')),
+    held: () => [],
+  };
+}
+
+/**
+ * The object of the list a path names: the default list's by its name, a named list's by its
+ * id, which is the object's own. An id the runtime does not recognise names no object: the
+ * worker's own handler answers it, exactly as an object answers for a list that is gone.
+ */
+function listObjectOf(path: string, env: Env): DurableObjectStub | undefined {
+  if (DEFAULT_LIST_ROUTE.test(path)) return env.TODO_LIST.get(env.TODO_LIST.idFromName(LIST_NAME));
+  const named = NAMED_LIST_ROUTE.exec(path);
+  const objectId = named && objectIdOf(env.TODO_LIST, named[1]!);
+  return objectId ? env.TODO_LIST.get(objectId) : undefined;
+}
+
 function route(request: Request, env: Env): Promise<Response> {
   const config = configOf(env);
   if (config instanceof ConfigError) {
     return answerAfterBody(request, async () => misconfigured(config, request));
   }
-  if (isApiPath(pathOf(request.url))) {
-    const list = env.TODO_LIST.get(env.TODO_LIST.idFromName(LIST_NAME));
+  const list = listObjectOf(pathOf(request.url), env);
+  if (list !== undefined) {
     // One byte over the limit is all the object's handler needs to refuse a body.
     const needed = config.app.limits.maxBodyBytes + 1;
     return answerAfterBody(request, (forwarded) => list.fetch(forwarded), needed);
   }
-  site ??= createSite({ assets: workersAssets(env.ASSETS) });
-  return answerAfterBody(request, site);
+  handler ??= createApp({
+    config: config.app,
+    lists: () => workerLists(env),
+    host: { assets: workersAssets(env.ASSETS) },
+  }).fetch;
+  return answerAfterBody(request, handler);
 }
 
 export default {

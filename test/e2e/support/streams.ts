@@ -1,4 +1,6 @@
-import { EVENTS_PATH } from '../../../src/live/events.ts';
+import { DEFAULT_LIST_PATHS } from '../../../src/lists/list-paths.ts';
+
+const EVENTS_PATH = DEFAULT_LIST_PATHS.sse;
 import type { BrowserProblem } from './browser-problems.ts';
 import type { Service } from './service.ts';
 import type { TodoPage } from './todo-page.ts';

@@ -1,0 +1,5 @@
+/** A named list as `GET /api/lists/{id}` gives it: exactly these two keys. */
+export interface ListInfo {
+  readonly id: string;
+  readonly title: string;
+}

@@ -1,0 +1,26 @@
+import { MemoryTodoStore, type TodoStore } from '../todos/store.ts';
+import type { ListInfo } from './list-info.ts';
+
+/** What every store of a directory is opened with. */
+export interface StoreOptions {
+  /** How many of the latest changes to keep for clients that resume (`sse.replayEvents`). */
+  readonly keepChanges: number;
+  readonly reportError: (error: unknown) => void;
+}
+
+/** Where a process's lists are kept: in memory only, or in durable storage as well. */
+export interface ListStores {
+  openDefault(options: StoreOptions): TodoStore;
+  /** The named lists kept from an earlier run, in no particular order. */
+  openKept(options: StoreOptions): TodoStore[];
+  create(info: ListInfo, options: StoreOptions): TodoStore;
+  remove(listId: string): void;
+}
+
+/** Lists in memory only: a restart starts with an empty default list and no other. */
+export const memoryListStores: ListStores = {
+  openDefault: (options) => new MemoryTodoStore(options),
+  openKept: () => [],
+  create: (info, options) => new MemoryTodoStore({ ...options, info }),
+  remove: () => {},
+};

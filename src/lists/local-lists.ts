@@ -1,0 +1,83 @@
+import { HttpProblem } from '../http/problem.ts';
+import type { StoredListInfo, TodoStore } from '../todos/store.ts';
+import type { ListContext, ListDirectory, OpenListDirectory } from './list-directory.ts';
+import { newListId } from './list-id.ts';
+import { memoryListStores, type ListStores, type StoreOptions } from './list-stores.ts';
+import { TodoList } from './todo-list.ts';
+
+/** The documented default of `limits.maxLists`. */
+export const DEFAULT_MAX_LISTS = 10000;
+
+export interface LocalListsOptions {
+  /** Where the lists are kept; memory only by default. */
+  readonly stores?: ListStores;
+  /** The default list's store, in place of the one `stores` opens (a test's own). */
+  readonly defaultStore?: TodoStore;
+  /** The most named lists; creating one more answers 507. */
+  readonly maxLists?: number;
+}
+
+/**
+ * Every list in this process's memory, in a Map by id: the default list and up to `maxLists`
+ * named ones, kept in storage too when `stores` does. A probe with an id nobody made is one Map
+ * lookup. What the Node host and the in-process handler serve.
+ */
+export function localLists(options: LocalListsOptions = {}): OpenListDirectory {
+  return (context) => new LocalLists(context, options);
+}
+
+class LocalLists implements ListDirectory {
+  readonly defaultList: TodoList;
+  readonly #named = new Map<string, TodoList>();
+  readonly #context: ListContext;
+  readonly #stores: ListStores;
+  readonly #storeOptions: StoreOptions;
+  readonly #maxLists: number;
+
+  constructor(context: ListContext, options: LocalListsOptions) {
+    this.#context = context;
+    this.#stores = options.stores ?? memoryListStores;
+    this.#maxLists = options.maxLists ?? DEFAULT_MAX_LISTS;
+    this.#storeOptions = {
+      keepChanges: context.config.sse.replayEvents,
+      reportError: (error) => context.host.reportError(error),
+    };
+    const defaultStore = options.defaultStore ?? this.#stores.openDefault(this.#storeOptions);
+    this.defaultList = this.#listOf(defaultStore);
+    for (const store of this.#stores.openKept(this.#storeOptions)) {
+      this.#named.set(store.info.info.id, this.#listOf(store));
+    }
+  }
+
+  find(id: string): TodoList | undefined {
+    return this.#named.get(id);
+  }
+
+  async create(title: string): Promise<StoredListInfo> {
+    if (this.#named.size >= this.#maxLists) {
+      throw new HttpProblem(
+        507,
+        `The service holds the most lists allowed, ${this.#maxLists} (limits.maxLists); ` +
+          'delete some first.',
+      );
+    }
+    const store = this.#stores.create({ id: newListId(), title }, this.#storeOptions);
+    this.#named.set(store.info.info.id, this.#listOf(store));
+    return store.info;
+  }
+
+  async delete(list: TodoList): Promise<void> {
+    this.#stores.remove(list.id);
+    this.#named.delete(list.id);
+    list.markDeleted();
+  }
+
+  *held(): Iterable<TodoList> {
+    yield this.defaultList;
+    yield* this.#named.values();
+  }
+
+  #listOf(store: TodoStore): TodoList {
+    return new TodoList(store, this.#context.config.sse, this.#context.host);
+  }
+}

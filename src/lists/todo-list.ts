@@ -1,0 +1,112 @@
+import type { AppConfig } from '../config.ts';
+import type { Host } from '../host.ts';
+import { etagOf } from '../http/etag.ts';
+import { EventStreams } from '../live/event-streams.ts';
+import type { StoredTodo, TodoStore } from '../todos/store.ts';
+import { DEFAULT_LIST_PATHS, namedListPaths, type ListPaths } from './list-paths.ts';
+
+/** What an answer about one item carries: its ETag and its JSON. */
+export interface ItemAnswer {
+  readonly etag: string;
+  readonly json: string;
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * One list as the routes serve it: its store, where its routes are, its event streams (made
+ * when the first client opens one, so a list nobody watches costs only its store), and the
+ * answers worth keeping between requests. The default list's id is `''`.
+ */
+export class TodoList {
+  readonly store: TodoStore;
+  readonly paths: ListPaths;
+  readonly #settings: AppConfig['sse'];
+  readonly #host: Pick<Host, 'openEventChannel' | 'hearsClientsLeave'>;
+  #events: EventStreams | undefined;
+  #deleted = false;
+  #closed = false;
+  // The list's ETag is the store's version, so its JSON only needs making, and encoding, once
+  // per change: a host can send the bytes as they are, where a string is measured and encoded
+  // again for every answer.
+  #listAnswer: { version: string; body: Uint8Array } | undefined;
+  // A read's answer changes only with the item's version, and every version is a new
+  // StoredTodo: its ETag and JSON are made on the first read, not on every one. Only items
+  // that are read take the memory.
+  readonly #readAnswers = new WeakMap<StoredTodo, ItemAnswer>();
+
+  constructor(
+    store: TodoStore,
+    settings: AppConfig['sse'],
+    host: Pick<Host, 'openEventChannel' | 'hearsClientsLeave'>,
+  ) {
+    this.store = store;
+    this.#settings = settings;
+    this.#host = host;
+    this.paths = this.isDefault ? DEFAULT_LIST_PATHS : namedListPaths(this.id);
+  }
+
+  get id(): string {
+    return this.store.info.info.id;
+  }
+
+  get isDefault(): boolean {
+    return this.id === '';
+  }
+
+  /** Whether the list was deleted: a request that began before must not change it. */
+  get deleted(): boolean {
+    return this.#deleted;
+  }
+
+  /** The list's event streams, made on first use. */
+  get events(): EventStreams {
+    if (this.#events === undefined) {
+      this.#events = new EventStreams(this.store, this.#settings, this.#host);
+      if (this.#closed) this.#events.close();
+    }
+    return this.#events;
+  }
+
+  /** The open streams, without making any. */
+  get openStreams(): number {
+    return this.#events?.openCount ?? 0;
+  }
+
+  get heartbeatRunning(): boolean {
+    return this.#events?.heartbeatRunning ?? false;
+  }
+
+  /** `GET` of the items as bytes, made once per version of the list. */
+  listBody(): Uint8Array {
+    const { version } = this.store;
+    if (this.#listAnswer?.version !== version) {
+      this.#listAnswer = { version, body: utf8.encode(JSON.stringify(this.store.list())) };
+    }
+    return this.#listAnswer.body;
+  }
+
+  /** The answer about `stored` to a read, made on its first read. */
+  readAnswerOf(stored: StoredTodo): ItemAnswer {
+    let answer = this.#readAnswers.get(stored);
+    if (answer === undefined) this.#readAnswers.set(stored, (answer = answerOf(stored)));
+    return answer;
+  }
+
+  /** The list was deleted: its streams get the last event and end, and it takes no change. */
+  markDeleted(): void {
+    this.#deleted = true;
+    this.#events?.endForDeletion(this.store.info.info);
+  }
+
+  /** Ends the open streams and refuses new ones: the host is shutting down. */
+  close(): void {
+    this.#closed = true;
+    this.#events?.close();
+  }
+}
+
+/** The answer about one item version: its ETag and its JSON. */
+export function answerOf(stored: StoredTodo): ItemAnswer {
+  return { etag: etagOf(stored.version), json: JSON.stringify(stored.todo) };
+}

@@ -1,0 +1,51 @@
+import type { SqlDatabase } from './sql-database.ts';
+
+/**
+ * Every list in one database: a row of `lists` each, its items and its latest changes beside
+ * it. The default list's key is `''`; a Durable Object holds one list, under that same key.
+ */
+const TABLES = [
+  `CREATE TABLE IF NOT EXISTS lists (
+     list TEXT PRIMARY KEY, title TEXT NOT NULL, title_version TEXT NOT NULL,
+     run TEXT NOT NULL, sequence INTEGER NOT NULL)`,
+  // The rowid keeps creation order; a replace updates the row in place, so its place too.
+  `CREATE TABLE IF NOT EXISTS list_items (
+     list TEXT NOT NULL, id TEXT NOT NULL, title TEXT NOT NULL, completed INTEGER NOT NULL,
+     version TEXT NOT NULL, UNIQUE (list, id))`,
+  // Reading a list's items by this index gives them in rowid order, with no sort.
+  'CREATE INDEX IF NOT EXISTS list_items_in_order ON list_items (list)',
+  `CREATE TABLE IF NOT EXISTS list_changes (
+     list TEXT NOT NULL, sequence INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL,
+     PRIMARY KEY (list, sequence)) WITHOUT ROWID`,
+];
+
+/**
+ * The tables a database held when the service had one list, moved into the tables above as the
+ * default list, its run and sequence kept, so event ids and ETags go on where they stopped.
+ */
+const FROM_ONE_LIST = [
+  `INSERT INTO lists (list, title, title_version, run, sequence)
+     SELECT '', '', run.value || '.0', run.value, CAST(sequence.value AS INTEGER)
+     FROM list_state AS run, list_state AS sequence
+     WHERE run.key = 'run' AND sequence.key = 'sequence'`,
+  `INSERT INTO list_items (list, id, title, completed, version)
+     SELECT '', id, title, completed, version FROM todos ORDER BY rowid`,
+  `INSERT INTO list_changes (list, sequence, type, data)
+     SELECT '', sequence, type, todo FROM changes`,
+  'DROP TABLE todos',
+  'DROP TABLE changes',
+  'DROP TABLE list_state',
+];
+
+/** Makes the tables that are missing, and moves a database of one list into them. */
+export function prepareSchema(db: SqlDatabase): void {
+  db.transaction(() => {
+    for (const statement of TABLES) db.run(statement);
+    if (hasTable(db, 'list_state')) for (const statement of FROM_ONE_LIST) db.run(statement);
+  });
+}
+
+/** Whether the database holds a table named `name`; reading it creates nothing. */
+export function hasTable(db: SqlDatabase, name: string): boolean {
+  return db.all("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", name).length > 0;
+}
