@@ -23,6 +23,8 @@ export interface Answers {
   readonly cpu: CpuSample;
   /** The ids of `count` items made straight in the server's list. */
   readonly seed: readonly string[];
+  /** The ids of `count` named lists, each with one item, made straight in the server. */
+  readonly seedLists: readonly string[];
 }
 
 export interface Question {
@@ -46,6 +48,8 @@ export interface ChildServer {
   create(title: string, completed: boolean): string;
   /** Runs `work` as one write to durable storage, when there is any: seeding stays quick. */
   batch?<T>(work: () => T): T;
+  /** Makes a named list holding one item, as its create and a POST would; returns its id. */
+  createList?(title: string): Promise<string>;
 }
 
 /** `limits.maxItems`, the same for every server in one run: the child's one argument. */
@@ -70,6 +74,12 @@ export function serveParent(server: ChildServer): void {
           server.create(`Water the plants, batch ${n}`, n % 3 === 0),
         ),
       ),
+    seedLists: async ({ count = 0 }: Question) => {
+      if (server.createList === undefined) throw new Error('This server has no named lists.');
+      const ids: string[] = [];
+      for (let n = 0; n < count; n += 1) ids.push(await server.createList(`Chores, list ${n}`));
+      return ids;
+    },
     memory: async () => {
       // The second collection frees what finalizers of the first let go.
       gc();

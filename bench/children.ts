@@ -59,6 +59,8 @@ export interface ServerChild {
   cpu(): Promise<CpuSample>;
   /** Creates `count` items straight in the server's list, bypassing HTTP; returns their ids. */
   seed(count: number): Promise<readonly string[]>;
+  /** Makes `count` named lists of one item each, straight in the server; returns their ids. */
+  seedLists(count: number): Promise<readonly string[]>;
   /** Lets the child exit by itself (so a CPU profile gets written), killing it after 5 s. */
   stop(): Promise<void>;
 }
@@ -154,6 +156,7 @@ export async function startServerChild(
     settledMemory,
     cpu: () => ask('cpu'),
     seed: (count) => ask('seed', count),
+    seedLists: (count) => ask('seedLists', count),
     stop,
   };
 }

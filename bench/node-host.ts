@@ -36,7 +36,8 @@ export async function startNodeHost(maxItems: number, storageFile?: string): Pro
       ...DEFAULT_NODE_CONFIG,
       host: '127.0.0.1',
       port: 0,
-      limits: { ...DEFAULT_NODE_CONFIG.limits, maxItems },
+      // Room for the lists section's 10,000 lists and its warm-up.
+      limits: { ...DEFAULT_NODE_CONFIG.limits, maxItems, maxLists: 20_000 },
       // Raised over prod's 10,000 so the fan-out's 10,000 streams and its warm-up all fit.
       sse: { ...DEFAULT_NODE_CONFIG.sse, maxClients: 20_000 },
     },
@@ -49,6 +50,11 @@ export async function startNodeHost(maxItems: number, storageFile?: string): Pro
     url: running.url,
     openStreams: () => events.openCount,
     create: (title, completed) => store.create({ title, completed }).todo.id,
+    createList: async (title) => {
+      const { info } = await lists.create(title);
+      lists.find(info.id)!.store.create({ title: 'Water the plants', completed: false });
+      return info.id;
+    },
     ...(database && { batch: database.transaction }),
   };
 }

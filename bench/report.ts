@@ -3,6 +3,7 @@ import { fanOutTable, summariseFanOut } from './fan-out-table.ts';
 import type { BenchOptions } from './options.ts';
 import type { Pinning } from './pinning.ts';
 import type { describeMachine } from './results.ts';
+import { listsTable, summariseLists } from './lists-table.ts';
 import { scalingTables, summariseScaling } from './scaling-table.ts';
 import { CONNECTIONS, FAN_OUT, fanOutKinds, MAX_ITEMS, type AllRuns } from './sections.ts';
 import { checkTargets, targetsTable } from './targets.ts';
@@ -16,8 +17,16 @@ export function summarise(runs: AllRuns, { sections, scenarios, servers }: Bench
   const scaling = sections.includes('scaling')
     ? summariseScaling(runs.scaling, runs.itemMemory)
     : undefined;
-  const targets = checkTargets(sections.includes('throughput') ? throughput : [], fanOut, scaling);
-  return { throughput, fanOut, scaling, targets };
+  const lists = sections.includes('lists')
+    ? summariseLists(runs.listSpread, runs.listMemory)
+    : undefined;
+  const targets = checkTargets(
+    sections.includes('throughput') ? throughput : [],
+    fanOut,
+    scaling,
+    lists,
+  );
+  return { throughput, fanOut, scaling, lists, targets };
 }
 
 export interface RunSetting {
@@ -34,7 +43,7 @@ export function reportText(
   { startedAt, machine, pinning, options }: RunSetting,
 ): string {
   const { sections, servers, rounds, seconds, warmUpSeconds } = options;
-  const { throughput, fanOut, scaling, targets } = tables;
+  const { throughput, fanOut, scaling, lists, targets } = tables;
   const placement = pinning
     ? `each server on core ${pinning.serverCore} and the load on core ${pinning.loadCore} (taskset)`
     : 'servers and load unpinned';
@@ -82,6 +91,14 @@ export function reportText(
         `then each measured alone. DELETE at N items runs as a POST and then a DELETE of that item on ` +
         `each connection, so the list stays at N (+ at most ${CONNECTIONS}).`,
       scalingTables(scaling),
+    );
+  }
+  if (lists) {
+    parts.push(
+      `Lists, ours only: a fresh server for each count, its named lists made straight in the ` +
+        `server with one item each; each connection creates an item in a list picked at random, ` +
+        `then deletes it, so the writes land on every list alike.`,
+      listsTable(lists),
     );
   }
   parts.push(targetsTable(targets));

@@ -13,6 +13,16 @@ import {
   type ItemMemoryRun,
   type ScalingRun,
 } from './scaling.ts';
+import {
+  LIST_COUNTS,
+  LIST_MEMORY_SECONDS,
+  listCountSeconds,
+  LISTS_FOR_MEMORY,
+  measureListMemory,
+  runListSpread,
+  type ListMemoryRun,
+  type ListSpreadRun,
+} from './lists.ts';
 import { runThroughput, throughputRunSeconds, type ThroughputRun } from './throughput.ts';
 
 export const CONNECTIONS = 50;
@@ -28,6 +38,8 @@ export interface AllRuns {
   readonly fanOut: FanOutRun[];
   readonly scaling: ScalingRun[];
   readonly itemMemory: ItemMemoryRun[];
+  readonly listSpread: ListSpreadRun[];
+  readonly listMemory: ListMemoryRun[];
 }
 
 /**
@@ -55,6 +67,10 @@ export function planRun(options: BenchOptions): { steps: number; seconds: number
   if (sections.includes('scaling')) {
     for (const items of SCALING_SIZES) add(1, scalingSizeSeconds(items, warmUpSeconds, seconds));
     add(1, ITEM_MEMORY_SECONDS);
+  }
+  if (sections.includes('lists')) {
+    add(LIST_COUNTS.length, listCountSeconds(warmUpSeconds, seconds));
+    add(1, LIST_MEMORY_SECONDS);
   }
   return { steps, seconds: planned };
 }
@@ -85,6 +101,8 @@ export async function runSections(harness: Harness, options: BenchOptions): Prom
     fanOut: [],
     scaling: [],
     itemMemory: [],
+    listSpread: [],
+    listMemory: [],
   };
   if (sections.includes('throughput')) {
     runs.throughput.push(...(await runThroughput(harness, scenarios, servers)));
@@ -95,6 +113,10 @@ export async function runSections(harness: Harness, options: BenchOptions): Prom
   for (let round = 1; sections.includes('scaling') && round <= rounds; round += 1) {
     runs.scaling.push(...(await runScaling(harness, round)));
     runs.itemMemory.push(await measureItemMemory(harness, round, ITEMS_FOR_MEMORY));
+  }
+  for (let round = 1; sections.includes('lists') && round <= rounds; round += 1) {
+    runs.listSpread.push(...(await runListSpread(harness, round)));
+    runs.listMemory.push(await measureListMemory(harness, round, LISTS_FOR_MEMORY));
   }
   return runs;
 }

@@ -1,4 +1,5 @@
 import type { FanOutRow } from './fan-out-table.ts';
+import type { ListsSummary } from './lists-table.ts';
 import type { ScalingSummary } from './scaling-table.ts';
 import { format, formatTable } from './format.ts';
 import { notServerBound, type ThroughputRow } from './throughput-table.ts';
@@ -76,7 +77,11 @@ export function checkTargets(
   throughput: readonly ThroughputRow[],
   fanOut: readonly FanOutRow[],
   scaling: ScalingSummary | undefined,
+  lists: ListsSummary | undefined,
 ): TargetCheck[] {
+  const listMemory = measured(
+    lists?.memoryPerList === undefined ? undefined : lists.memoryPerList * 10_000,
+  );
   const row = (scenario: string) => throughput.find((candidate) => candidate.scenario === scenario);
   const p99 = measured(fanOut.find((candidate) => candidate.key === 'delayP99Ms')?.values.ours);
   return [
@@ -99,6 +104,14 @@ export function checkTargets(
       scaling?.largeToSmall['post-delete'],
       0.9,
     ),
+    atLeast('writes over 100 lists within 10% of over 1', lists?.toOneList[100], 0.9),
+    atLeast('writes over 10,000 lists within 10% of over 1', lists?.toOneList[10_000], 0.9),
+    {
+      target: '10,000 lists of one item each < 50 MiB of heap',
+      value: listMemory,
+      shown: format.mib(listMemory ?? NaN),
+      pass: listMemory === undefined ? undefined : listMemory < 50 * 1024 * 1024,
+    },
   ];
 }
 

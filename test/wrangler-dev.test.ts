@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { conformanceSuite } from './conformance/index.ts';
 import { sendJson, type TodoJson } from './support/api.ts';
-import type { TestService } from './support/hosts.ts';
+import { onNamedList } from './support/hosts.ts';
 import { openStream } from './support/sse.ts';
 import {
   stopWranglerDev,
@@ -13,9 +13,11 @@ import {
 import { refusedBodiesSuite } from './workerd/refused-bodies.ts';
 
 conformanceSuite(wranglerDev);
+conformanceSuite(onNamedList(wranglerDev));
 refusedBodiesSuite(wranglerDev);
 refusedBodiesSuite(wranglerDevAsDeployed);
 conformanceSuite(wranglerDevWithSqlite);
+conformanceSuite(onNamedList(wranglerDevWithSqlite));
 afterAll(stopWranglerDev);
 
 describe('the worker under wrangler dev with STORAGE = "sqlite", its object evicted', () => {
@@ -39,12 +41,12 @@ describe('the worker under wrangler dev with STORAGE = "sqlite", its object evic
 
   it('resumes a stream with the changes it missed, not a snapshot', async () => {
     await create('seen');
-    const stream = await openStream(dev as unknown as TestService);
+    const stream = await openStream(dev.asService());
     const { id: lastId } = await stream.nextEvent();
     stream.close();
     const missed = [await create('missed 1'), await create('missed 2')];
     await dev.evict();
-    const resumed = await openStream(dev as unknown as TestService, {
+    const resumed = await openStream(dev.asService(), {
       headers: { 'last-event-id': lastId },
     });
     const events = [await resumed.nextEvent(), await resumed.nextEvent()];

@@ -9,7 +9,7 @@ import { methodNotAllowed } from '../http/routing.ts';
 import type { StoredListInfo } from '../todos/store.ts';
 import { noSuchList, stillThere } from './list-bases.ts';
 import type { ListDirectory } from './list-directory.ts';
-import { LISTS_PATH, listPathOf } from './list-paths.ts';
+import { listPageOf, LISTS_PATH, listPathOf } from './list-paths.ts';
 import type { TodoList } from './todo-list.ts';
 import { parseListTitle } from './validate.ts';
 
@@ -32,9 +32,12 @@ export function addListRoutes(router: RouterType, deps: ListRouteDeps): void {
   const collectionPreflight = preflightHeaders('POST, OPTIONS');
   const listPreflight = preflightHeaders('GET, PUT, DELETE, OPTIONS');
 
+  // The page of the list rides along with its answer, so a client that made a list with curl
+  // has the link to share at once.
   const listResponse = (status: number, stored: StoredListInfo, headers?: Record<string, string>) =>
     responses.apiJson(status, JSON.stringify(stored.info), {
       etag: etagOf(stored.version),
+      link: `<${listPageOf(stored.info.id)}>; rel="alternate"; type="text/html"`,
       ...headers,
     });
 

@@ -214,6 +214,11 @@ export function componentsFor(limits: AppConfig['limits']) {
         schema: { type: 'string' },
         example: `/api/todos/${EXAMPLE_ID}`,
       },
+      ListPage: {
+        description: 'The page of the list, to open in a browser and to share.',
+        schema: { type: 'string' },
+        example: `</lists/${EXAMPLE_LIST_ID}>; rel="alternate"; type="text/html"`,
+      },
       ListLocation: {
         description: 'Where the new list lives.',
         schema: { type: 'string' },

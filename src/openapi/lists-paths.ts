@@ -17,6 +17,7 @@ const NO_LIST = problem(
 );
 const CHANGED = problem("The list's ETag is not one `If-Match` names; nothing changed.");
 const LIST = ref('schemas', 'List');
+const LIST_HEADERS = { ...ETAG, Link: ref('headers', 'ListPage') };
 
 /** `POST /api/lists` and `/api/lists/{listId}`: making, reading, renaming, deleting a list. */
 export function listsPaths({ limits }: AppConfig) {
@@ -31,7 +32,10 @@ export function listsPaths({ limits }: AppConfig) {
           'way to list the lists. The body may be left out: the list is then untitled.',
         requestBody: body('NewList', { title: 'Groceries' }, false),
         responses: {
-          '201': json('The new list.', LIST, { ...ETAG, Location: ref('headers', 'ListLocation') }),
+          '201': json('The new list.', LIST, {
+            ...LIST_HEADERS,
+            Location: ref('headers', 'ListLocation'),
+          }),
           ...refusals,
           '507': problem(
             'On Node, the service already holds `limits.maxLists` named lists; none was made.',
@@ -47,7 +51,11 @@ export function listsPaths({ limits }: AppConfig) {
         operationId: 'getList',
         summary: "Read a list's title",
         parameters: [ref('parameters', 'IfNoneMatch')],
-        responses: { '200': json('The list.', LIST, ETAG), '304': NOT_MODIFIED, '404': NO_LIST },
+        responses: {
+          '200': json('The list.', LIST, LIST_HEADERS),
+          '304': NOT_MODIFIED,
+          '404': NO_LIST,
+        },
       },
       put: {
         operationId: 'renameList',
@@ -55,7 +63,7 @@ export function listsPaths({ limits }: AppConfig) {
         parameters: [ref('parameters', 'IfMatch')],
         requestBody: body('ListRename', { title: 'Weekend groceries' }),
         responses: {
-          '200': json('The list as it is now.', LIST, ETAG),
+          '200': json('The list as it is now.', LIST, LIST_HEADERS),
           '404': NO_LIST,
           '415': refusals['415'],
           '412': CHANGED,

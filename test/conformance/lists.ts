@@ -83,6 +83,14 @@ export function listsSuite(host: TestHost) {
       expect(ids.size).toBe(5);
     });
 
+    it('links the page of the new list, to share', async () => {
+      const response = await api().fetch(LISTS_PATH, { method: 'POST' });
+      const { id } = await response.json();
+      expect(response.headers.get('link')).toBe(
+        `</lists/${id}>; rel="alternate"; type="text/html"`,
+      );
+    });
+
     it('answers with the Location of the list, where it is served with the same ETag', async () => {
       const response = await api().fetch(LISTS_PATH, sendJson('POST', { title: 'a' }));
       const created = await response.json();

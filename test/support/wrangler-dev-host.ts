@@ -4,9 +4,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_LIST_PATHS } from '../../src/lists/list-paths.ts';
+import { DEFAULT_LIST_PATHS, type ListPaths } from '../../src/lists/list-paths.ts';
 import { FORGET_REASON, TEST_PATHS } from '../workerd/test-paths.ts';
-import type { ServiceOptions, StreamStats, TestHost } from './hosts.ts';
+import type { ServiceOptions, StreamStats, TestHost, TestService } from './hosts.ts';
 import { varsOf } from './worker-vars.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -103,6 +103,17 @@ export class WranglerDev {
 
   fetch(path: string, init?: RequestInit): Promise<Response> {
     return fetch(new URL(path, this.origin), init);
+  }
+
+  /** This process as the test service of one list: the default list's, or `paths`. */
+  asService(paths: ListPaths = DEFAULT_LIST_PATHS): TestService {
+    return {
+      paths,
+      fetch: (path, init) => this.fetch(path, init),
+      streamStats: () => this.streamStats(),
+      countLists: () => this.objectsAddressed(),
+      close: async () => {},
+    };
   }
 
   /** The whole lines since the last call that show a failure, leaving out the test's abort. */

@@ -14,7 +14,7 @@ ${PROFILES.map((profile) => `  ${profile.padEnd(6)}${configDir}/${profile}.yaml`
 Environment:
   PORT             the port to listen on, over the profile's "port" (0 picks a free one)
   HOST             the address to listen on, over the profile's "host"
-  STORAGE_FILE     a SQLite file that keeps the list across restarts, over "storage.file"
+  STORAGE_FILE     a SQLite file that keeps the lists across restarts, over "storage.file"
                    (empty: memory only, the default)
   TODO_CONFIG_DIR  the folder that holds the profiles' YAML files (now ${configDir})
 

@@ -50,7 +50,7 @@ export type StorageKind = (typeof STORAGE_KINDS)[number];
 /** What the worker and its object read from `[vars]`. */
 export interface WorkerConfig {
   readonly app: AppConfig;
-  /** `STORAGE`: where the object keeps the list; `sqlite` survives eviction and deploys. */
+  /** `STORAGE`: where the default list is kept; `sqlite` survives eviction and deploys. */
   readonly storage: StorageKind;
 }
 
