@@ -1,7 +1,9 @@
 import type { IdentifiedEvent } from '../live/events.ts';
+import { isNotFound } from './api-request.ts';
 import type { ConnectionState } from './live-feed.ts';
 import { filterOfHash, type TodoModel } from './model.ts';
-import { ApiError, type TodoApi } from './todo-api.ts';
+import type { Problems } from './problems.ts';
+import type { TodoApi } from './todo-api.ts';
 import type { TodoView } from './view.ts';
 
 /**
@@ -13,13 +15,14 @@ export class TodoController {
   #changes = 0;
   #lastEventId: string | undefined;
   #state: ConnectionState = 'connecting';
-  /** A problem on screen that came from not reaching the service. */
-  #transientProblem = false;
 
+  /** `notFound` hears of an item request answered 404: an item, or the whole list, is gone. */
   constructor(
     private readonly api: TodoApi,
     private readonly model: TodoModel,
     private readonly view: TodoView,
+    private readonly problems: Problems,
+    private readonly notFound: () => void,
   ) {}
 
   start(): void {
@@ -61,12 +64,13 @@ export class TodoController {
     this.#showConnection();
   }
 
-  /** The feed calls this when the stream opens or drops. */
+  /** The feed calls this when the stream opens or drops, or the list turns out to be gone. */
   connection(state: ConnectionState): void {
-    // Connected again, the service is reachable: an earlier failure to reach it no longer is
-    // news. A refusal (a title too long, say) stays until the next request.
-    if (state === 'open' && this.#state !== 'open' && this.#transientProblem) {
-      this.#showProblem(undefined);
+    if (state === 'open' && this.#state !== 'open') this.problems.reconnected();
+    if (state === 'gone') {
+      // The page says why instead; a request that failed because of it is no news.
+      this.problems.clear();
+      this.view.disable();
     }
     this.#state = state;
     this.#showConnection();
@@ -88,19 +92,15 @@ export class TodoController {
 
   #send(request: Promise<void>, onFailure?: () => void): void {
     request.then(
-      () => this.#showProblem(undefined),
+      () => this.problems.clear(),
       (error: unknown) => {
+        if (this.#state === 'gone') return;
         onFailure?.();
         // A checkbox the user flipped goes back to what the list says.
         this.view.render(this.model.state());
-        if (error instanceof ApiError) this.#showProblem(error.detail, error.transient);
-        else this.#showProblem('Something went wrong. Try again.', true);
+        this.problems.show(error);
+        if (isNotFound(error)) this.notFound();
       },
     );
-  }
-
-  #showProblem(detail: string | undefined, transient = false): void {
-    this.#transientProblem = detail !== undefined && transient;
-    this.view.showProblem(detail);
   }
 }

@@ -1,11 +1,10 @@
-import { DEFAULT_LIST_PATHS } from '../lists/list-paths.ts';
 import {
   LAST_EVENT_ID_PARAM,
   LIVE_EVENT_TYPES,
   RECONNECT_DELAY_MS,
   readLiveEvent,
 } from '../live/events.ts';
-import type { LiveFeedListener } from './live-feed.ts';
+import type { FeedList, LiveFeedListener } from './live-feed.ts';
 
 const MAX_RECONNECT_DELAY_MS = 30_000;
 
@@ -14,6 +13,8 @@ const MAX_RECONNECT_DELAY_MS = 30_000;
  * EventSource reconnects by itself and sends `Last-Event-ID`, so the server replays what was
  * missed. After a refused one (an HTTP error) it gives up; then a new EventSource is opened
  * after a delay, with the last id in the query, since a new EventSource cannot set that header.
+ * A deleted list's stream ends with `list-deleted`, and is refused (404) from then on: either
+ * way the stream stops for good, in state `gone`.
  */
 export class EventStream {
   #source: EventSource | undefined;
@@ -21,7 +22,10 @@ export class EventStream {
   #failures = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly listener: LiveFeedListener) {}
+  constructor(
+    private readonly listener: LiveFeedListener,
+    private readonly list: FeedList,
+  ) {}
 
   /** Opens the stream, resuming after `lastEventId` when given. */
   open(lastEventId?: string): void {
@@ -45,7 +49,7 @@ export class EventStream {
       this.#lastEventId === undefined
         ? ''
         : `?${LAST_EVENT_ID_PARAM}=${encodeURIComponent(this.#lastEventId)}`;
-    const source = new EventSource(`${DEFAULT_LIST_PATHS.sse}${query}`);
+    const source = new EventSource(`${this.list.paths.sse}${query}`);
     this.#source = source;
 
     source.addEventListener('open', () => {
@@ -53,17 +57,37 @@ export class EventStream {
       this.listener.state('open');
     });
     source.addEventListener('error', () => {
-      this.listener.state('reconnecting');
-      if (source.readyState === EventSource.CLOSED) this.#reconnectLater();
+      if (source.readyState === EventSource.CLOSED) this.#refused(source);
+      else this.listener.state('reconnecting');
     });
     for (const type of LIVE_EVENT_TYPES) {
       source.addEventListener(type, (message: MessageEvent<string>) => {
         const event = readLiveEvent(type, message.lastEventId, message.data);
-        if (event === undefined || event.type === 'list-deleted') return;
+        if (event === undefined) return;
+        // Closed at once, before EventSource reconnects to a stream that is no more.
+        if (event.type === 'list-deleted') return this.#gone();
         this.#lastEventId = event.id;
         this.listener.event(event);
       });
     }
+  }
+
+  /** EventSource tells a refusal only as an error: whether the list is gone, the list says. */
+  #refused(source: EventSource): void {
+    const check = this.list.exists?.() ?? Promise.resolve(true);
+    check
+      .catch(() => true)
+      .then((exists) => {
+        if (this.#source !== source) return;
+        if (!exists) return this.#gone();
+        this.listener.state('reconnecting');
+        this.#reconnectLater();
+      });
+  }
+
+  #gone(): void {
+    this.close();
+    this.listener.state('gone');
   }
 
   #reconnectLater(): void {

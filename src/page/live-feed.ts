@@ -1,36 +1,72 @@
+import type { ListPaths } from '../lists/list-paths.ts';
 import type { IdentifiedEvent } from '../live/events.ts';
 import { EventOrder } from './event-order.ts';
 import { EventStream } from './event-stream.ts';
 import { SharedLiveFeed } from './shared-live-feed.ts';
 import type { TodoApi } from './todo-api.ts';
 
-export type ConnectionState = 'connecting' | 'open' | 'reconnecting';
+/**
+ * The state of the list's stream. `gone`: the list was deleted, or never existed; the feed
+ * has stopped for good.
+ */
+export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'gone';
 
 export interface LiveFeedListener {
   event(event: IdentifiedEvent): void;
   state(state: ConnectionState): void;
 }
 
+/** The list a feed follows. */
+export interface FeedList {
+  readonly paths: ListPaths;
+  /**
+   * Whether the list is still there: false once deleted; rejects when the service cannot say.
+   * Absent for the default list, which cannot be deleted.
+   */
+  readonly exists?: () => Promise<boolean>;
+}
+
 /** The list's events and the state of the stream that brings them, for one tab. */
 export interface LiveFeed {
   start(): void;
+  /** The list is gone, as a request of this tab found: stops, and tells the other tabs. */
+  end(): void;
 }
 
 /**
- * The feed for this tab: the stream shared by all tabs of this origin where the browser can
- * elect one tab to hold it, else a stream of its own. A stream a tab never closes takes one of
- * the six connections a browser allows a host over HTTP/1.1, so six tabs with a stream each
- * leave a seventh unable to load.
+ * The feed for this tab: the stream shared by all tabs of this origin that show the list,
+ * where the browser can elect one tab to hold it, else a stream of its own. A stream a tab
+ * never closes takes one of the six connections a browser allows a host over HTTP/1.1, so six
+ * tabs with a stream each leave a seventh unable to load.
  */
-export function openLiveFeed(listener: LiveFeedListener, api: TodoApi): LiveFeed {
+export function openLiveFeed(listener: LiveFeedListener, api: TodoApi, list: FeedList): LiveFeed {
   // Web Locks exist only in secure contexts (https:, or http: on localhost).
   if (typeof navigator.locks?.request === 'function' && typeof BroadcastChannel === 'function') {
-    return new SharedLiveFeed(listener, api, navigator.locks);
+    return new SharedLiveFeed(listener, api, navigator.locks, list);
   }
+  return ownLiveFeed(listener, list);
+}
+
+function ownLiveFeed(listener: LiveFeedListener, list: FeedList): LiveFeed {
+  let gone = false;
   const order = new EventOrder((event) => listener.event(event));
-  const stream = new EventStream({
-    event: (event) => order.accept(event),
-    state: (state) => listener.state(state),
-  });
-  return { start: () => stream.open() };
+  const stream = new EventStream(
+    {
+      event: (event) => order.accept(event),
+      state: (state) => {
+        gone ||= state === 'gone';
+        listener.state(state);
+      },
+    },
+    list,
+  );
+  return {
+    start: () => stream.open(),
+    end: () => {
+      if (gone) return;
+      gone = true;
+      stream.close();
+      listener.state('gone');
+    },
+  };
 }

@@ -1,14 +1,17 @@
 import { LIVE_EVENT_TYPES, RECONNECT_DELAY_MS, type IdentifiedEvent } from '../live/events.ts';
+import { isNotFound } from './api-request.ts';
 import { EventOrder } from './event-order.ts';
 import { EventStream } from './event-stream.ts';
-import type { ConnectionState, LiveFeed, LiveFeedListener } from './live-feed.ts';
+import type { ConnectionState, FeedList, LiveFeed, LiveFeedListener } from './live-feed.ts';
 import { TabLock } from './tab-lock.ts';
 import type { TodoApi } from './todo-api.ts';
 
-/** Named with a version: a tab still running older code must not misread the messages. */
-const LOCK_NAME = 'todo-live-feed-1';
-const CHANNEL_NAME = 'todo-live-feed-1';
-const STATES: readonly ConnectionState[] = ['connecting', 'open', 'reconnecting'];
+/**
+ * Named with a version, so that a tab still running older code does not misread the messages,
+ * and followed by the list's stream, so that each list has its own lock, channel and stream.
+ */
+const FEED_NAME = 'todo-live-feed-2';
+const STATES: readonly ConnectionState[] = ['connecting', 'open', 'reconnecting', 'gone'];
 
 /** What tabs tell each other. The holder sends events and states; a tab that joins, hello. */
 type TabMessage =
@@ -28,17 +31,18 @@ function isTabMessage(data: unknown): data is TabMessage {
 }
 
 /**
- * One event stream for all tabs of the origin. The tab that holds the Web Lock holds the
- * stream and relays every event, with its id, and every change of the stream's state over a
- * BroadcastChannel; the others follow. When the holder closes or freezes, the browser gives the
- * lock to a waiting tab, which resumes the stream after the last event it applied. A tab that
- * joins reads the list from the API at once. Ids let each tab apply every event once.
+ * One event stream for all tabs of the origin that show one list. The tab that holds the Web
+ * Lock holds the stream and relays every event, with its id, and every change of the stream's
+ * state over a BroadcastChannel; the others follow. When the holder closes or freezes, the
+ * browser gives the lock to a waiting tab, which resumes the stream after the last event it
+ * applied. A tab that joins reads the list from the API at once. Ids let each tab apply every
+ * event once. Whichever tab learns that the list is gone tells the others, and all stop.
  */
 export class SharedLiveFeed implements LiveFeed {
   readonly #order: EventOrder;
   readonly #stream: EventStream;
   readonly #lock: TabLock;
-  readonly #channel = new BroadcastChannel(CHANNEL_NAME);
+  readonly #channel: BroadcastChannel;
   /** The shared stream's state, as this tab last saw or heard it. */
   #state: ConnectionState = 'connecting';
   #retry: ReturnType<typeof setTimeout> | undefined;
@@ -47,20 +51,25 @@ export class SharedLiveFeed implements LiveFeed {
     private readonly listener: LiveFeedListener,
     private readonly api: TodoApi,
     locks: LockManager,
+    list: FeedList,
   ) {
+    const name = `${FEED_NAME} ${list.paths.sse}`;
+    this.#channel = new BroadcastChannel(name);
     this.#order = new EventOrder((event) => listener.event(event));
-    this.#stream = new EventStream({
-      event: (event) => {
-        this.#order.accept(event);
-        this.#post({ kind: 'event', event });
+    this.#stream = new EventStream(
+      {
+        event: (event) => {
+          this.#order.accept(event);
+          this.#post({ kind: 'event', event });
+        },
+        state: (state) => this.#tell(state),
       },
-      state: (state) => {
-        this.#setState(state);
-        this.#post({ kind: 'state', state });
+      list,
+    );
+    this.#lock = new TabLock(locks, name, {
+      lead: () => {
+        if (this.#state !== 'gone') this.#stream.open(this.#order.lastId);
       },
-    });
-    this.#lock = new TabLock(locks, LOCK_NAME, {
-      lead: () => this.#stream.open(this.#order.lastId),
       follow: () => {
         this.#post({ kind: 'hello' });
         this.#readList();
@@ -74,13 +83,23 @@ export class SharedLiveFeed implements LiveFeed {
     // A frozen tab, or one kept in the back/forward cache, runs no code: it lets another
     // tab hold the stream, and on coming back joins again and catches up.
     document.addEventListener('freeze', () => this.#pause());
-    document.addEventListener('resume', () => this.#lock.join());
+    document.addEventListener('resume', () => this.#join());
     addEventListener('pagehide', (event) => event.persisted && this.#pause());
-    addEventListener('pageshow', (event) => event.persisted && this.#lock.join());
-    this.#lock.join();
+    addEventListener('pageshow', (event) => event.persisted && this.#join());
+    this.#join();
+  }
+
+  end(): void {
+    this.#tell('gone');
+  }
+
+  #join(): void {
+    if (this.#state !== 'gone') this.#lock.join();
   }
 
   #pause(): void {
+    // A tab that knows the list is gone keeps the lock, so that no tab opens its stream again.
+    if (this.#state === 'gone') return;
     this.#stream.close();
     this.#lock.leave();
   }
@@ -91,31 +110,53 @@ export class SharedLiveFeed implements LiveFeed {
       case 'event':
         // Even a holder takes these: its predecessor's last relays may arrive after it took
         // over. The order drops what it already applied.
-        this.#order.accept(message.event);
+        if (this.#state !== 'gone') this.#order.accept(message.event);
         break;
       case 'state':
-        if (!this.#lock.held) this.#setState(message.state);
+        // Any tab may be the one that learns the list is gone; the rest is the holder's word.
+        if (message.state === 'gone' || !this.#lock.held) this.#setState(message.state);
         break;
       case 'hello':
-        if (this.#lock.held) this.#post({ kind: 'state', state: this.#state });
+        if (this.#lock.held || this.#state === 'gone') {
+          this.#post({ kind: 'state', state: this.#state });
+        }
         break;
     }
   }
 
+  /** Takes the state and tells the other tabs. */
+  #tell(state: ConnectionState): void {
+    if (this.#state === 'gone') return;
+    this.#setState(state);
+    this.#post({ kind: 'state', state });
+  }
+
   #setState(state: ConnectionState): void {
+    if (this.#state === 'gone') return;
     const reopened = state === 'open' && this.#state !== 'open';
     this.#state = state;
+    if (state === 'gone') this.#stop();
     this.listener.state(state);
     // A tab that could not read the list as it joined (the service was down) reads it now.
     if (reopened && this.#order.lastId === undefined && !this.#lock.held) this.#readList();
   }
 
+  /** For good: there is no list left to follow. A holder keeps the lock, and answers hello. */
+  #stop(): void {
+    clearTimeout(this.#retry);
+    this.#stream.close();
+    if (!this.#lock.held) this.#lock.leave();
+  }
+
   #readList(): void {
     clearTimeout(this.#retry);
     this.api.list().then(
-      (snapshot) => this.#order.accept(snapshot),
-      () => {
-        if (this.#order.lastId !== undefined || this.#lock.held) return;
+      (snapshot) => {
+        if (this.#state !== 'gone') this.#order.accept(snapshot);
+      },
+      (error: unknown) => {
+        if (isNotFound(error)) return this.#tell('gone');
+        if (this.#order.lastId !== undefined || this.#lock.held || this.#state === 'gone') return;
         this.#retry = setTimeout(() => this.#readList(), RECONNECT_DELAY_MS);
       },
     );

@@ -23,8 +23,8 @@ export interface ConnectionInfo {
 }
 
 /**
- * The page as the controller sees it; with `ItemListView` for the items, the only code that
- * touches the DOM.
+ * The page as the controller sees it; with `ItemListView` for the items and `ListView` for the
+ * list's own controls, the only code that touches the DOM.
  */
 export class TodoView {
   readonly #newTodo = find<HTMLInputElement>(document, '.new-todo');
@@ -37,6 +37,8 @@ export class TodoView {
   readonly #connection = find<HTMLElement>(document, '.connection-status');
   readonly #problem = find<HTMLElement>(document, '.problem');
   readonly #items = new ItemListView();
+  /** The list is gone: its items and the controls that change them stay hidden. */
+  #disabled = false;
 
   get hash(): string {
     return location.hash;
@@ -57,6 +59,7 @@ export class TodoView {
   }
 
   render(state: ListState): void {
+    if (this.#disabled) return;
     this.#items.render(state.visible);
     this.#main.hidden = state.total === 0;
     this.#footer.hidden = state.total === 0;
@@ -80,6 +83,14 @@ export class TodoView {
     this.#connection.dataset.snapshots = String(info.snapshots);
     this.#connection.dataset.changes = String(info.changes);
     this.#connection.dataset.lastEventId = info.lastEventId ?? '';
+  }
+
+  /** The list is gone: hides its items, ending any edit unsaved, and the new-todo field. */
+  disable(): void {
+    this.#items.render([]);
+    this.#disabled = true;
+    this.#newTodo.disabled = true;
+    for (const part of [this.#newTodo, this.#main, this.#footer]) part.hidden = true;
   }
 
   showProblem(detail: string | undefined): void {

@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TodoJson } from '../support/api.ts';
+import { DEFAULT_LIST_PATHS, listPathOf, namedListPaths } from '../../src/lists/list-paths.ts';
+import { sendJson, type TodoJson } from '../support/api.ts';
 import type { TestService } from '../support/hosts.ts';
 import { openStream, type SseEvent, type StreamReader } from '../support/sse.ts';
 import { ServiceProcess } from '../support/service-process.ts';
@@ -15,7 +16,10 @@ async function startOn(file: string) {
   const process = new ServiceProcess([], { STORAGE_FILE: file });
   started.push(process);
   const url = await process.url();
-  const service = { fetch: (path: string, init?: RequestInit) => fetch(new URL(path, url), init) };
+  const service: Pick<TestService, 'paths' | 'fetch'> = {
+    paths: DEFAULT_LIST_PATHS,
+    fetch: (path, init) => fetch(new URL(path, url), init),
+  };
   return { process, service: service as TestService };
 }
 
@@ -174,5 +178,43 @@ describe('the storage file', () => {
     started.push(process);
     await process.url();
     expect(process.stdout).toContain('"storage":"memory"');
+  });
+});
+
+describe('named lists kept in SQLite, SIGKILL between changes', () => {
+  it('brings back every list with its title and items, and not the deleted one', async () => {
+    const file = freshFile();
+    const first = await startOn(file);
+    const make = async (title: string) =>
+      (
+        (await (await first.service.fetch('/api/lists', sendJson('POST', { title }))).json()) as {
+          id: string;
+        }
+      ).id;
+    const [kept, renamed, deleted] = [await make('Kept'), await make('Old'), await make('Gone')];
+    for (const id of [kept, renamed, deleted]) {
+      await first.service.fetch(namedListPaths(id).todos, sendJson('POST', { title: `in ${id}` }));
+    }
+    await first.service.fetch(listPathOf(renamed), sendJson('PUT', { title: 'New' }));
+    await first.service.fetch(listPathOf(deleted), { method: 'DELETE' });
+    const seen = async (service: TestService) =>
+      Promise.all(
+        [kept, renamed, deleted].map(async (id) => {
+          const [list, items] = [
+            await service.fetch(listPathOf(id)),
+            await service.fetch(namedListPaths(id).todos),
+          ];
+          // A 404's instance is the request's own id, which differs each time: leave it out.
+          const body = async (response: Response) =>
+            response.ok ? response.json() : { ...(await response.json()), instance: undefined };
+          return [list.status, await body(list), items.status, await body(items)];
+        }),
+      );
+    const before = await seen(first.service);
+    first.process.child.kill('SIGKILL');
+    await first.process.exited;
+    const second = await startOn(file);
+    expect(await seen(second.service)).toEqual(before);
+    expect(before.map(([status]) => status)).toEqual([200, 200, 404]);
   });
 });

@@ -111,7 +111,7 @@ describe('configuration errors', () => {
   it('stops at a storage file that is not a path', async () => {
     const { stderr } = await failsWith((yaml) => yaml.replace(/file: null.*/, 'file: 5'));
     expect(stderr).toContain(
-      '"storage.file" must be a file path, or null to keep the list in memory only; it is 5.',
+      '"storage.file" must be a file path, or null to keep the lists in memory only; it is 5.',
     );
   });
 

@@ -5,17 +5,20 @@ import type { BrowserProblem } from './browser-problems.ts';
 import type { Service } from './service.ts';
 import type { TodoPage } from './todo-page.ts';
 
-/** How many event streams the service has opened. */
-export function streamsServed(service: Service): number {
-  return service
-    .requests()
-    .filter((request) => request.path === EVENTS_PATH && request.status === 200).length;
+/** How many event streams the service has opened, of the default list unless told. */
+export function streamsServed(service: Service, path = EVENTS_PATH): number {
+  return service.requests().filter((request) => request.path === path && request.status === 200)
+    .length;
 }
 
-/** Problems that name exactly the event stream at `origin`, with any query. */
-export function isStreamProblem(origin: string, problem: BrowserProblem): boolean {
+/** Problems that name exactly the event stream at `origin` (the default list's unless told). */
+export function isStreamProblem(
+  origin: string,
+  problem: BrowserProblem,
+  path = EVENTS_PATH,
+): boolean {
   const url = new URL(problem.url || 'about:blank');
-  return url.origin === origin && url.pathname === EVENTS_PATH;
+  return url.origin === origin && url.pathname === path;
 }
 
 /** Which tabs asked for the event stream, in order: the tab that holds it asked last. */

@@ -19,6 +19,14 @@ export class TodoPage {
   readonly selectedFilter: Locator;
   readonly connection: Locator;
   readonly problem: Locator;
+  readonly listTitle: Locator;
+  readonly newList: Locator;
+  readonly copyLink: Locator;
+  readonly deleteList: Locator;
+  readonly copyStatus: Locator;
+  readonly listLink: Locator;
+  /** The message a page shows when its list was deleted, or never existed. */
+  readonly gone: Locator;
 
   constructor(readonly page: Page) {
     this.newTodo = page.locator('.new-todo');
@@ -32,6 +40,13 @@ export class TodoPage {
     this.selectedFilter = page.locator('.filters a.selected');
     this.connection = page.locator('.connection-status');
     this.problem = page.locator('.problem');
+    this.listTitle = page.getByRole('textbox', { name: 'List title' });
+    this.newList = page.getByRole('button', { name: 'New list' });
+    this.copyLink = page.getByRole('button', { name: 'Copy link' });
+    this.deleteList = page.getByRole('button', { name: 'Delete list' });
+    this.copyStatus = page.locator('.copy-status');
+    this.listLink = page.getByRole('textbox', { name: 'Link to this list' });
+    this.gone = page.locator('.list-gone');
   }
 
   /** Opens the page and waits until the event stream has given it the list. */
@@ -88,6 +103,12 @@ export class TodoPage {
 
   async snapshots(): Promise<number> {
     return Number(await this.connection.getAttribute('data-snapshots'));
+  }
+
+  /** Types a new title for the list and saves it with Enter. */
+  async rename(title: string): Promise<void> {
+    await this.listTitle.fill(title);
+    await this.listTitle.press('Enter');
   }
 
   async lastEventId(): Promise<string> {
