@@ -287,4 +287,22 @@ describe('the list kept in SQLite', () => {
       'abcd1234.2',
     ]);
   });
+
+  it('brings back titles exactly as sent, a lone surrogate among them, when opened again', async () => {
+    const file = freshFile();
+    const first = appOn(opened(file));
+    const title = 'half a cat \ud83d and \u0000 a NUL';
+    const created = await first.fetch('/api/lists', sendJson('POST', { title }));
+    const { id } = (await created.json()) as { id: string };
+    await first.fetch(namedListPaths(id).todos, sendJson('POST', { title }));
+    await first.fetch('/api/todos', sendJson('POST', { title }));
+    first.app.close();
+    const second = appOn(opened(file));
+    const titles = [
+      ((await (await second.fetch(listPathOf(id))).json()) as { title: string }).title,
+      ((await (await second.fetch(namedListPaths(id).todos)).json()) as TodoJson[])[0]!.title,
+      ((await (await second.fetch('/api/todos')).json()) as TodoJson[])[0]!.title,
+    ];
+    expect(titles).toEqual([title, title, title]);
+  });
 });

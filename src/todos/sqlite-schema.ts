@@ -3,14 +3,18 @@ import type { SqlDatabase } from './sql-database.ts';
 /**
  * Every list in one database: a row of `lists` each, its items and its latest changes beside
  * it. The default list's key is `''`; a Durable Object holds one list, under that same key.
+ *
+ * Titles are kept as JSON strings (`title_json`), as the changes' data is: a title is stored
+ * exactly as sent, and a JSON string may hold what SQLite's UTF-8 text cannot, a lone surrogate
+ * such as `"\ud800"`, which as text would come back as U+FFFD.
  */
 const TABLES = [
   `CREATE TABLE IF NOT EXISTS lists (
-     list TEXT PRIMARY KEY, title TEXT NOT NULL, title_version TEXT NOT NULL,
+     list TEXT PRIMARY KEY, title_json TEXT NOT NULL, title_version TEXT NOT NULL,
      run TEXT NOT NULL, sequence INTEGER NOT NULL)`,
   // The rowid keeps creation order; a replace updates the row in place, so its place too.
   `CREATE TABLE IF NOT EXISTS list_items (
-     list TEXT NOT NULL, id TEXT NOT NULL, title TEXT NOT NULL, completed INTEGER NOT NULL,
+     list TEXT NOT NULL, id TEXT NOT NULL, title_json TEXT NOT NULL, completed INTEGER NOT NULL,
      version TEXT NOT NULL, UNIQUE (list, id))`,
   // Reading a list's items by this index gives them in rowid order, with no sort.
   'CREATE INDEX IF NOT EXISTS list_items_in_order ON list_items (list)',
@@ -24,12 +28,12 @@ const TABLES = [
  * default list, its run and sequence kept, so event ids and ETags go on where they stopped.
  */
 const FROM_ONE_LIST = [
-  `INSERT INTO lists (list, title, title_version, run, sequence)
-     SELECT '', '', run.value || '.0', run.value, CAST(sequence.value AS INTEGER)
+  `INSERT INTO lists (list, title_json, title_version, run, sequence)
+     SELECT '', '""', run.value || '.0', run.value, CAST(sequence.value AS INTEGER)
      FROM list_state AS run, list_state AS sequence
      WHERE run.key = 'run' AND sequence.key = 'sequence'`,
-  `INSERT INTO list_items (list, id, title, completed, version)
-     SELECT '', id, title, completed, version FROM todos ORDER BY rowid`,
+  `INSERT INTO list_items (list, id, title_json, completed, version)
+     SELECT '', id, json_quote(title), completed, version FROM todos ORDER BY rowid`,
   `INSERT INTO list_changes (list, sequence, type, data)
      SELECT '', sequence, type, todo FROM changes`,
   'DROP TABLE todos',

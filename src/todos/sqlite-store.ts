@@ -10,14 +10,14 @@ const SHARED_STORAGE =
   'one to load the lists as they are now.';
 
 interface ListRow {
-  title: string;
+  title_json: string;
   title_version: string;
   run: string;
   sequence: number;
 }
 interface TodoRow {
   id: string;
-  title: string;
+  title_json: string;
   completed: number;
   version: string;
 }
@@ -41,9 +41,9 @@ export interface SqliteTodoStoreOptions {
 export function addListRow(db: SqlDatabase, key: string, title: string): void {
   const run = newRunId();
   db.run(
-    'INSERT INTO lists (list, title, title_version, run, sequence) VALUES (?, ?, ?, ?, 0)',
+    'INSERT INTO lists (list, title_json, title_version, run, sequence) VALUES (?, ?, ?, ?, 0)',
     key,
-    title,
+    JSON.stringify(title),
     eventIdOf({ run, sequence: 0 }),
     run,
   );
@@ -94,18 +94,18 @@ export function openDefaultSqliteStore(
 
 function keptList(db: SqlDatabase, { key, listId, keepChanges }: SqliteTodoStoreOptions): KeptList {
   const row = db.all<ListRow>(
-    'SELECT title, title_version, run, sequence FROM lists WHERE list = ?',
+    'SELECT title_json, title_version, run, sequence FROM lists WHERE list = ?',
     key,
   )[0];
   if (row === undefined) throw new Error(`No list is kept under the key ${JSON.stringify(key)}.`);
   const { run, sequence } = row;
   const items = db
     .all<TodoRow>(
-      'SELECT id, title, completed, version FROM list_items WHERE list = ? ORDER BY rowid',
+      'SELECT id, title_json, completed, version FROM list_items WHERE list = ? ORDER BY rowid',
       key,
     )
-    .map(({ id, title, completed, version }) => ({
-      todo: { id, title, completed: completed === 1 },
+    .map(({ id, title_json, completed, version }) => ({
+      todo: { id, title: JSON.parse(title_json) as string, completed: completed === 1 },
       version,
     }));
   const changes = unbrokenUpTo(
@@ -117,7 +117,7 @@ function keptList(db: SqlDatabase, { key, listId, keepChanges }: SqliteTodoStore
     ),
   ).map((change) => changeOf(run, change));
   const baseId = eventIdOf({ run, sequence: sequence - changes.length });
-  const info: ListInfo = { id: listId, title: row.title };
+  const info: ListInfo = { id: listId, title: JSON.parse(row.title_json) as string };
   return {
     run,
     sequence,
@@ -164,8 +164,8 @@ function write(
   let data: string;
   if (change.type === 'list-renamed') {
     db.run(
-      'UPDATE lists SET title = ?, title_version = ? WHERE list = ?',
-      change.list.title,
+      'UPDATE lists SET title_json = ?, title_version = ? WHERE list = ?',
+      JSON.stringify(change.list.title),
       change.id,
       key,
     );
@@ -192,17 +192,17 @@ function writeItem(
 ) {
   if (type === 'created') {
     db.run(
-      'INSERT INTO list_items (list, id, title, completed, version) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO list_items (list, id, title_json, completed, version) VALUES (?, ?, ?, ?, ?)',
       key,
       todo.id,
-      todo.title,
+      JSON.stringify(todo.title),
       todo.completed ? 1 : 0,
       version,
     );
   } else if (type === 'updated') {
     db.run(
-      'UPDATE list_items SET title = ?, completed = ?, version = ? WHERE list = ? AND id = ?',
-      todo.title,
+      'UPDATE list_items SET title_json = ?, completed = ?, version = ? WHERE list = ? AND id = ?',
+      JSON.stringify(todo.title),
       todo.completed ? 1 : 0,
       version,
       key,

@@ -1,8 +1,11 @@
 import { expect } from 'vitest';
 import { UUID, type TodoJson } from '../support/api.ts';
+import { listAnswerComparison } from './list-answer.ts';
+import type { ListsModel } from './lists-model.ts';
+import { knownOrNew, newVersion } from './etags.ts';
 import type { TodoModel } from './model.ts';
 import { statusOf, type Expected } from './predict.ts';
-import type { WireRequest } from './wire.ts';
+import { pathsOf, type WireRequest } from './wire.ts';
 
 /** A response read whole, so that it can be checked, learnt from and printed. */
 export interface Answer {
@@ -11,38 +14,48 @@ export interface Answer {
   readonly text: string;
 }
 
+/** An event stream where none was due is not read: it would not end. */
 export async function readAnswer(response: Response): Promise<Answer> {
-  return { status: response.status, headers: response.headers, text: await response.text() };
+  const { status, headers } = response;
+  if (headers.get('content-type')?.startsWith('text/event-stream')) {
+    await response.body?.cancel();
+    return { status, headers, text: '(an event stream)' };
+  }
+  return { status, headers, text: await response.text() };
 }
 
+/** One side of a comparison: what came, and what the model wants. */
+export type Comparison = [actual: object, wanted: object];
+
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
-const QUOTED = /^"[^"]*"$/;
 
 /**
- * Whether the answer is the one the model expects: status, the item or list, the problem's
- * status and field pointers, Location and ETag. Compared as one object, so a failure shows
- * everything that differs at once.
+ * Whether the answer is the one the model expects: status, the item, list or list's title, the
+ * problem's status and field pointers, Location and ETag. Compared as one object, so a failure
+ * shows everything that differs at once.
  */
 export function expectAnswer(
-  model: TodoModel,
+  lists: ListsModel,
   request: WireRequest,
   expected: Expected,
   answer: Answer,
 ): void {
-  const [actual, wanted] = comparison(model, request, expected, answer);
+  const [actual, wanted] = comparison(lists, request, expected, answer);
   expect(actual, `${request.method} ${request.path}`).toEqual(wanted);
 }
 
 function comparison(
-  model: TodoModel,
+  lists: ListsModel,
   request: WireRequest,
   expected: Expected,
   answer: Answer,
-): [actual: object, wanted: object] {
+): Comparison {
   const status = answer.status;
   const etag = answer.headers.get('etag');
+  // Only an answer about a list that is there has an ETag, of that list's versions.
+  const model = lists.find(request.listId ?? '')?.items;
   if (request.method === 'HEAD' || expected.kind === 'not-modified') {
-    const etagWanted = 'etag' in expected ? knownOrNew(model, expected.etag) : undefined;
+    const etagWanted = 'etag' in expected ? knownOrNew(model!, expected.etag) : undefined;
     return [
       { status, body: answer.text, etag: etagWanted && etag },
       { status: statusOf(expected), body: '', etag: etagWanted },
@@ -75,16 +88,16 @@ function comparison(
         { status, body, location: answer.headers.get('location'), etag },
         {
           status: 201,
-          body: { id: newId(model), title: expected.title, completed: expected.completed },
-          location: `/api/todos/${id}`,
-          etag: newVersion(model),
+          body: { id: newId(model!), title: expected.title, completed: expected.completed },
+          location: `${pathsOf(request.listId!).todos}/${id}`,
+          etag: newVersion(model!),
         },
       ];
     }
     case 'replaced':
       return [
         { status, body, etag },
-        { status: 200, body: expected.todo, etag: newVersion(model) },
+        { status: 200, body: expected.todo, etag: newVersion(model!) },
       ];
     case 'deleted':
       return [
@@ -94,13 +107,15 @@ function comparison(
     case 'item':
       return [
         { status, body, etag },
-        { status: 200, body: expected.todo, etag: knownOrNew(model, expected.etag) },
+        { status: 200, body: expected.todo, etag: knownOrNew(model!, expected.etag) },
       ];
     case 'list':
       return [
         { status, body, etag },
-        { status: 200, body: expected.todos, etag: knownOrNew(model, expected.etag) },
+        { status: 200, body: expected.todos, etag: knownOrNew(model!, expected.etag) },
       ];
+    default:
+      return listAnswerComparison(lists, model, expected, answer, body);
   }
 }
 
@@ -117,24 +132,11 @@ function pointersOf(problem: unknown): string[] | undefined {
   return errors?.map((error) => error.pointer).sort();
 }
 
-/** A lowercase version 4 UUID that has named no item before. */
+/** A lowercase version 4 UUID that has named no item of the list before. */
 function newId(model: TodoModel) {
   const issued = new Set([...model.items.map((todo) => todo.id), ...model.deleted]);
   return expect.toSatisfy(
     (id: unknown) => typeof id === 'string' && UUID.test(id) && !issued.has(id),
     'a lowercase UUID v4 never issued before',
   );
-}
-
-/** Every change makes a version of its own (README, Layout), which is the changed item's ETag. */
-export function newVersion(model: TodoModel) {
-  return expect.toSatisfy(
-    (etag: unknown) => typeof etag === 'string' && QUOTED.test(etag) && !model.versions.has(etag),
-    'a quoted ETag never shown before',
-  );
-}
-
-/** The ETag the model knows; where it cannot (the list after a delete), a new one. */
-function knownOrNew(model: TodoModel, etag: string | undefined) {
-  return etag ?? newVersion(model);
 }

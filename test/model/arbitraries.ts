@@ -1,14 +1,15 @@
 import fc from 'fast-check';
 import type { ModelLimits } from './model.ts';
 import { anySending, goodSending } from './arbitrary-bodies.ts';
-import type { CommandSpec, Condition, Sending, Target } from './spec.ts';
-
-const pick = fc.nat({ max: 9 });
+import { condition, pick, readMethod, slash, weighted } from './arbitrary-parts.ts';
+import { listCommandSpecs, listTarget } from './list-arbitraries.ts';
+import type { CommandSpec, Sending, Target } from './spec.ts';
 
 const target: fc.Arbitrary<Target> = fc.oneof(
   { weight: 12, arbitrary: pick.map((index) => ({ kind: 'existing' as const, pick: index })) },
   { weight: 1, arbitrary: pick.map((index) => ({ kind: 'deleted' as const, pick: index })) },
   { weight: 1, arbitrary: pick.map((index) => ({ kind: 'upper-case' as const, pick: index })) },
+  { weight: 1, arbitrary: pick.map((index) => ({ kind: 'elsewhere' as const, pick: index })) },
   {
     weight: 1,
     arbitrary: fc.uuid({ version: 4 }).map((id) => ({ kind: 'never-issued' as const, id })),
@@ -21,42 +22,34 @@ const target: fc.Arbitrary<Target> = fc.oneof(
   },
 );
 
-const condition: fc.Arbitrary<Condition> = fc.oneof(
-  { weight: 6, arbitrary: fc.constant('none' as const) },
-  { weight: 2, arbitrary: fc.constant('current' as const) },
-  { weight: 2, arbitrary: fc.constant('stale' as const) },
-  fc.constantFrom('star' as const, 'weak-current' as const, 'among-others' as const),
-);
-
-const slash = fc.oneof({ weight: 9, arbitrary: fc.constant(false) }, fc.constant(true));
-const readMethod = fc.oneof(
-  { weight: 4, arbitrary: fc.constant('GET' as const) },
-  fc.constant('HEAD' as const),
-);
-
 /** Every command the test sends, weighted so that lists fill up and items change often. */
 export function commandSpec(limits: ModelLimits): fc.Arbitrary<CommandSpec> {
+  const list = listTarget;
   const create = (send: fc.Arbitrary<Sending>) =>
-    fc.record({ op: fc.constant('create' as const), send, slash });
+    fc.record({ op: fc.constant('create' as const), list, send, slash });
   const replace = (send: fc.Arbitrary<Sending>) =>
-    fc.record({ op: fc.constant('replace' as const), target, ifMatch: condition, send, slash });
-  const weighted = (weight: number, arbitrary: fc.Arbitrary<CommandSpec>) => ({
-    weight,
-    arbitrary,
-  });
-  return fc.oneof(
-    weighted(5, create(goodSending(limits, false))),
-    weighted(3, create(anySending(limits))),
-    weighted(4, replace(goodSending(limits, true))),
-    weighted(3, replace(anySending(limits))),
+    fc.record({
+      op: fc.constant('replace' as const),
+      list,
+      target,
+      ifMatch: condition,
+      send,
+      slash,
+    });
+  const itemCommands: { weight: number; arbitrary: fc.Arbitrary<CommandSpec> }[] = [
+    weighted(10, create(goodSending(limits, false))),
+    weighted(6, create(anySending(limits))),
+    weighted(8, replace(goodSending(limits, true))),
+    weighted(6, replace(anySending(limits))),
     weighted(
-      3,
-      fc.record({ op: fc.constant('delete' as const), target, ifMatch: condition, slash }),
+      6,
+      fc.record({ op: fc.constant('delete' as const), list, target, ifMatch: condition, slash }),
     ),
     weighted(
-      2,
+      4,
       fc.record({
         op: fc.constant('get' as const),
+        list,
         target,
         method: readMethod,
         ifNoneMatch: condition,
@@ -64,29 +57,36 @@ export function commandSpec(limits: ModelLimits): fc.Arbitrary<CommandSpec> {
       }),
     ),
     weighted(
-      2,
+      4,
       fc.record({
         op: fc.constant('list' as const),
+        list,
         method: readMethod,
         ifNoneMatch: condition,
         slash,
       }),
     ),
     weighted(
-      1,
+      2,
       fc.record({
         op: fc.constant('wrong-method' as const),
+        list,
         method: fc.constantFrom('PUT' as const, 'DELETE' as const, 'PATCH' as const),
       }),
     ),
-    weighted(1, fc.constant({ op: 'subscribe' as const })),
     weighted(
-      1,
+      2,
       fc.record({
         op: fc.constant('wrong-method-on-item' as const),
+        list,
         pick,
         method: fc.constantFrom('POST' as const, 'PATCH' as const),
       }),
     ),
+  ];
+  const subscribe = fc.record(
+    { op: fc.constant('subscribe' as const), list, from: pick },
+    { requiredKeys: ['op', 'list'] },
   );
+  return fc.oneof(...itemCommands, weighted(3, subscribe), ...listCommandSpecs(limits));
 }

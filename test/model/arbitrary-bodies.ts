@@ -3,7 +3,7 @@ import type { ModelLimits } from './model.ts';
 import type { BodySpec, IdField, JsonValue, ObjectBody, Sending } from './spec.ts';
 
 /** Whitespace of several kinds: a title of nothing else is refused. */
-const BLANKS = [' ', '\t', '\n', '\r', '\u00a0', '\u2028', '\u3000', '\ufeff'];
+export const BLANKS = [' ', '\t', '\n', '\r', '\u00a0', '\u2028', '\u3000', '\ufeff'];
 
 /**
  * One code point per unit, so a title's length in units is its length in code points: the
@@ -17,7 +17,7 @@ const titleCharacter = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
 );
 
-const titleOf = (minLength: number, maxLength: number) =>
+export const titleOf = (minLength: number, maxLength: number) =>
   fc.string({ unit: titleCharacter, minLength, maxLength });
 
 const hasText = (title: string) => title.trim() !== '';
@@ -42,7 +42,7 @@ function anyTitles(limits: ModelLimits) {
   );
 }
 
-const notAString: fc.Arbitrary<JsonValue> = fc.oneof(
+export const notAString: fc.Arbitrary<JsonValue> = fc.oneof(
   fc.integer(),
   fc.boolean(),
   fc.constant(null),
@@ -55,13 +55,13 @@ const extraKey = fc.oneof(
   fc.constantFrom('done', 'Title', 'ID', '__proto__', 'constructor', 'toString', 'a/b~c', ''),
   fc.string({ maxLength: 6 }).filter((key) => !['title', 'completed', 'id'].includes(key)),
 );
-const extras = fc.uniqueArray(fc.tuple(extraKey, fc.jsonValue({ maxDepth: 1 })), {
+export const extras = fc.uniqueArray(fc.tuple(extraKey, fc.jsonValue({ maxDepth: 1 })), {
   minLength: 1,
   maxLength: 2,
   selector: ([key]) => key,
 });
 
-const idField: fc.Arbitrary<IdField> = fc.oneof(
+export const idField: fc.Arbitrary<IdField> = fc.oneof(
   { weight: 3, arbitrary: fc.constant({ kind: 'path-id' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'path-id-upper-case' as const }) },
   {
@@ -73,7 +73,7 @@ const idField: fc.Arbitrary<IdField> = fc.oneof(
 );
 
 /** `undefined` leaves the key out of the body; the weights are of present and absent. */
-const sometimes = <T>(arbitrary: fc.Arbitrary<T>, present: number, absent: number) =>
+export const sometimes = <T>(arbitrary: fc.Arbitrary<T>, present: number, absent: number) =>
   fc.oneof({ weight: present, arbitrary }, { weight: absent, arbitrary: fc.constant(undefined) });
 
 const JSON_TYPES = ['application/json', 'application/json; charset=utf-8', 'Application/JSON'];
@@ -91,6 +91,11 @@ export function goodSending(limits: ModelLimits, forPut: boolean): fc.Arbitrary<
     extras: fc.constant([]),
     truncated: fc.constant(false),
   });
+  return wellSent(body);
+}
+
+/** `body` sent as the contract wants: as JSON, within the byte limit. */
+export function wellSent(body: fc.Arbitrary<ObjectBody>): fc.Arbitrary<Sending> {
   return fc.record({
     body,
     mediaType: fc.constantFrom(...JSON_TYPES),
@@ -117,6 +122,14 @@ export function anySending(limits: ModelLimits): fc.Arbitrary<Sending> {
     extras: fc.oneof({ weight: 3, arbitrary: fc.constant([]) }, extras),
     truncated: fc.oneof({ weight: 8, arbitrary: fc.constant(false) }, fc.constant(true)),
   });
+  return faultySending(object);
+}
+
+/**
+ * `object` among bodies that are no object at all, sent as any media type and at any size:
+ * what every request with a body may get.
+ */
+export function faultySending(object: fc.Arbitrary<ObjectBody>): fc.Arbitrary<Sending> {
   const body: fc.Arbitrary<BodySpec> = fc.oneof(
     { weight: 12, arbitrary: object },
     {

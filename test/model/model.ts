@@ -6,15 +6,10 @@ export interface ModelLimits {
   readonly maxItems: number;
 }
 
-/** One successful change, as the event stream must tell it. */
-export interface ModelChange {
-  readonly type: 'created' | 'updated' | 'deleted';
-  readonly todo: TodoJson;
-}
-
 /**
- * The reference model: the list as the contract says it must be, plus what the model has
- * learnt from the service and cannot predict (ids and ETags, which are opaque).
+ * The items of one list as the contract says they must be, plus what the model has learnt
+ * from the service and cannot predict (ids and ETags, which are opaque). Every list has its
+ * own: versions of different lists are unrelated.
  */
 export class TodoModel {
   /** In creation order; an update keeps an item's place. */
@@ -23,7 +18,10 @@ export class TodoModel {
   readonly deleted: string[] = [];
   /** Every ETag each item has had, oldest first: the last is its current one. */
   readonly etags = new Map<string, string[]>();
-  /** Every ETag the service has shown, of items and of the list: a new version is none of these. */
+  /**
+   * Every ETag of this list the service has shown, of items, of the list and of its title: a
+   * new version is none of these.
+   */
   readonly versions = new Set<string>();
   /** The list's current ETag, unknown until seen after a change that did not answer with it. */
   listEtag: string | undefined;

@@ -1,14 +1,23 @@
 import type { TodoJson } from '../support/api.ts';
+import type { ListJson } from '../support/lists.ts';
+import type { ListsModel } from './lists-model.ts';
 import type { TodoModel } from './model.ts';
+import { predictListRequest } from './predict-lists.ts';
+import {
+  bodyObject,
+  matchesWeakly,
+  mediaTypeProblem,
+  preconditionProblem,
+  problem,
+  sizeProblem,
+  tooLong,
+  unknownKeyPointers,
+  type ExpectedProblem,
+} from './predict-rules.ts';
+import type { ItemRequestSpec } from './spec.ts';
 import type { WireRequest } from './wire.ts';
 
-export interface ExpectedProblem {
-  readonly kind: 'problem';
-  readonly status: number;
-  /** For a body that parsed but broke the rules: one JSON Pointer per problem. */
-  readonly pointers?: readonly string[];
-  readonly allow?: string;
-}
+export type { ExpectedProblem } from './predict-rules.ts';
 
 /** The answer the contract requires, as far as the model can know it before it comes. */
 export type Expected =
@@ -22,6 +31,11 @@ export type Expected =
       readonly etag: string | undefined;
     }
   | { readonly kind: 'not-modified'; readonly etag: string | undefined }
+  | { readonly kind: 'stream' }
+  | { readonly kind: 'list-created'; readonly title: string }
+  | { readonly kind: 'list-read'; readonly list: ListJson; readonly etag: string | undefined }
+  | { readonly kind: 'list-renamed'; readonly list: ListJson }
+  | { readonly kind: 'list-deleted'; readonly list: ListJson }
   | ExpectedProblem;
 
 type Fields = { readonly kind: 'fields'; readonly title: string; readonly completed: boolean };
@@ -32,7 +46,10 @@ const ALLOW_ITEM = 'GET, HEAD, PUT, DELETE, OPTIONS';
 export function statusOf(expected: Expected): number {
   switch (expected.kind) {
     case 'created':
+    case 'list-created':
       return 201;
+    case 'list-deleted':
+      return 204;
     case 'not-modified':
       return 304;
     case 'problem':
@@ -42,13 +59,41 @@ export function statusOf(expected: Expected): number {
   }
 }
 
-/** docs/api.md, The order of the checks: route and id, media type, If-Match, size, body, capacity. */
-export function predict(model: TodoModel, request: WireRequest): Expected {
+/**
+ * docs/api.md, The order of the checks: route, list and id, media type, If-Match, size, body,
+ * capacity. Routes are matched first, so a method a route refuses is a 405 whatever the list.
+ */
+export function predict(lists: ListsModel, request: WireRequest): Expected {
   const { spec } = request;
+  switch (spec.op) {
+    case 'wrong-method':
+      return { kind: 'problem', status: 405, allow: ALLOW_COLLECTION };
+    case 'wrong-method-on-item':
+      return {
+        kind: 'problem',
+        status: 405,
+        allow: request.pathId === undefined ? ALLOW_COLLECTION : ALLOW_ITEM,
+      };
+    case 'subscribe':
+      return lists.find(request.listId!) ? { kind: 'stream' } : problem(404);
+    case 'create':
+    case 'replace':
+    case 'delete':
+    case 'get':
+    case 'list': {
+      const list = lists.find(request.listId!);
+      return list ? predictItems(list.items, spec, request) : problem(404);
+    }
+    default:
+      return predictListRequest(lists, spec, request);
+  }
+}
+
+function predictItems(model: TodoModel, spec: ItemRequestSpec, request: WireRequest): Expected {
   const target = request.pathId === undefined ? undefined : model.find(request.pathId);
   switch (spec.op) {
     case 'create': {
-      const refused = mediaTypeProblem(request) ?? sizeProblem(model, request);
+      const refused = mediaTypeProblem(request) ?? sizeProblem(request, model.limits.maxBodyBytes);
       if (refused) return refused;
       const fields = readFields(model, request);
       if (fields.kind === 'problem') return fields;
@@ -59,8 +104,8 @@ export function predict(model: TodoModel, request: WireRequest): Expected {
       if (target === undefined) return problem(404);
       const refused =
         mediaTypeProblem(request) ??
-        preconditionProblem(model, request, target) ??
-        sizeProblem(model, request);
+        preconditionProblem(request, model.currentEtag(target.id)) ??
+        sizeProblem(request, model.limits.maxBodyBytes);
       if (refused) return refused;
       const fields = readFields(model, request);
       if (fields.kind === 'problem') return fields;
@@ -71,7 +116,12 @@ export function predict(model: TodoModel, request: WireRequest): Expected {
     }
     case 'delete':
       if (target === undefined) return problem(404);
-      return preconditionProblem(model, request, target) ?? { kind: 'deleted', todo: target };
+      return (
+        preconditionProblem(request, model.currentEtag(target.id)) ?? {
+          kind: 'deleted',
+          todo: target,
+        }
+      );
     case 'get': {
       if (target === undefined) return problem(404);
       const etag = model.currentEtag(target.id);
@@ -85,62 +135,19 @@ export function predict(model: TodoModel, request: WireRequest): Expected {
         return { kind: 'not-modified', etag: model.listEtag };
       }
       return { kind: 'list', todos: model.items, etag: model.listEtag };
-    case 'wrong-method':
-      return { kind: 'problem', status: 405, allow: ALLOW_COLLECTION };
-    case 'wrong-method-on-item':
-      return {
-        kind: 'problem',
-        status: 405,
-        allow: request.pathId === undefined ? ALLOW_COLLECTION : ALLOW_ITEM,
-      };
+    default:
+      throw new Error(`not an item request: ${spec.op}`);
   }
-}
-
-function problem(status: number): ExpectedProblem {
-  return { kind: 'problem', status };
-}
-
-function mediaTypeProblem(request: WireRequest): ExpectedProblem | undefined {
-  const essence = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-  return essence === 'application/json' ? undefined : problem(415);
-}
-
-function sizeProblem(model: TodoModel, request: WireRequest): ExpectedProblem | undefined {
-  return (request.body?.length ?? 0) > model.limits.maxBodyBytes ? problem(413) : undefined;
-}
-
-/** RFC 9110: If-Match compares strongly, so a weak tag never matches. */
-function preconditionProblem(
-  model: TodoModel,
-  request: WireRequest,
-  target: TodoJson,
-): ExpectedProblem | undefined {
-  const header = request.headers['if-match'];
-  if (header === undefined || header.trim() === '*') return undefined;
-  const current = model.currentEtag(target.id);
-  return header.split(',').some((tag) => tag.trim() === current) ? undefined : problem(412);
-}
-
-/** RFC 9110: If-None-Match compares weakly. */
-function matchesWeakly(header: string | undefined, etag: string | undefined): boolean {
-  if (header === undefined) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
 function readFields(model: TodoModel, request: WireRequest): Fields | ExpectedProblem {
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(request.body));
-  } catch {
-    return problem(400);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return problem(400);
-  const body = value as Record<string, unknown>;
+  const body = bodyObject(request);
+  if (body.kind === 'problem') return body;
+  const { value } = body;
   const pathId = request.spec.op === 'create' ? undefined : request.pathId;
-  const pointers = fieldPointers(body, pathId, model.limits.maxTitleLength);
+  const pointers = fieldPointers(value, pathId, model.limits.maxTitleLength);
   if (pointers.length > 0) return { kind: 'problem', status: 400, pointers };
-  return { kind: 'fields', title: body.title as string, completed: body.completed === true };
+  return { kind: 'fields', title: value.title as string, completed: value.completed === true };
 }
 
 /** The fields docs/api.md refuses, as sorted JSON Pointers; `pathId` only for a PUT. */
@@ -149,15 +156,15 @@ function fieldPointers(
   pathId: string | undefined,
   maxTitleLength: number,
 ): string[] {
-  const allowed = (key: string) =>
-    key === 'title' ||
-    key === 'completed' ||
-    (key === 'id' && pathId !== undefined && body.id === pathId);
-  const pointers = Object.keys(body)
-    .filter((key) => !allowed(key))
-    .map((key) => `/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);
+  const pointers = unknownKeyPointers(
+    body,
+    (key) =>
+      key === 'title' ||
+      key === 'completed' ||
+      (key === 'id' && pathId !== undefined && body.id === pathId),
+  );
   const title = Object.hasOwn(body, 'title') ? body.title : undefined;
-  if (typeof title !== 'string' || title.trim() === '' || [...title].length > maxTitleLength) {
+  if (typeof title !== 'string' || title.trim() === '' || tooLong(title, maxTitleLength)) {
     pointers.push('/title');
   }
   const completed = Object.hasOwn(body, 'completed') ? body.completed : undefined;

@@ -1,5 +1,6 @@
 import { describe, it } from 'vitest';
 import { aspectsFor } from './aspects.ts';
+import { LIST_REGRESSIONS } from './list-regressions.ts';
 import type { TestHost } from '../support/hosts.ts';
 import { ModelCommand, runSequence, type Aspect } from './runner.ts';
 import type { CommandSpec, Condition, Sending, Target } from './spec.ts';
@@ -9,7 +10,7 @@ import type { CommandSpec, Condition, Sending, Target } from './spec.ts';
  * the seed. Each was found by breaking the service (or the model) on purpose, as the comment
  * says, and runs with the test that caught it.
  */
-interface Regression {
+export interface Regression {
   readonly name: string;
   readonly aspect: Aspect;
   readonly commands: readonly CommandSpec[];
@@ -138,7 +139,8 @@ const REGRESSIONS: readonly Regression[] = [
 
 export function modelRegressionSuite(host: TestHost): void {
   describe('sequences kept from shrunk failures', () => {
-    it.each(REGRESSIONS.filter(({ aspect }) => aspectsFor(host).includes(aspect)))(
+    const regressions = [...REGRESSIONS, ...LIST_REGRESSIONS];
+    it.each(regressions.filter(({ aspect }) => aspectsFor(host).includes(aspect)))(
       '$name',
       ({ aspect, commands }) =>
         runSequence(

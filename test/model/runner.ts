@@ -1,15 +1,15 @@
 import fc from 'fast-check';
 import type { TestHost, TestService } from '../support/hosts.ts';
-import { openStream } from '../support/sse.ts';
 import { expectAnswer, readAnswer } from './answer.ts';
 import { commandSpec } from './arbitraries.ts';
 import { learn } from './learn.ts';
-import { expectListAsModel } from './list.ts';
-import { TodoModel } from './model.ts';
+import { expectListsAsModel } from './list.ts';
+import { ListsModel } from './lists-model.ts';
 import { predict } from './predict.ts';
-import { expectReplay, type Subscription } from './replay.ts';
-import { MODEL_LIMITS, type ModelSettings } from './settings.ts';
-import type { CommandSpec, RequestSpec } from './spec.ts';
+import { expectReplay, subscribe, type Subscription } from './replay.ts';
+import { MODEL_LIMITS, MODEL_MAX_LISTS, type ModelSettings } from './settings.ts';
+import type { CommandSpec } from './spec.ts';
+import { canRun } from './targets.ts';
 import { requestInit, wireRequest } from './wire.ts';
 
 /** What one test compares with the model after each command. */
@@ -28,44 +28,30 @@ interface Real {
 }
 
 /** One command of a sequence; it prints as its spec, ready to be pasted into a regression test. */
-export class ModelCommand implements fc.AsyncCommand<TodoModel, Real> {
+export class ModelCommand implements fc.AsyncCommand<ListsModel, Real> {
   constructor(readonly spec: CommandSpec) {}
 
-  /** A command that needs an item, or a deleted one, waits until there is one. */
-  check(model: Readonly<TodoModel>): boolean {
-    const needs = 'target' in this.spec ? this.spec.target.kind : this.spec.op;
-    switch (needs) {
-      case 'existing':
-      case 'upper-case':
-      case 'wrong-method-on-item':
-        return model.items.length > 0;
-      case 'deleted':
-        return model.deleted.length > 0;
-      default:
-        return true;
-    }
+  /** targets.ts, `canRun`: a command waits until there is what it picks from. */
+  check(lists: Readonly<ListsModel>): boolean {
+    return canRun(lists, this.spec);
   }
 
-  async run(model: TodoModel, real: Real): Promise<void> {
+  async run(lists: ListsModel, real: Real): Promise<void> {
     real.counts.commands += 1;
-    if (this.spec.op === 'subscribe') {
-      if (real.aspect === 'events') await subscribe(real, model);
+    const request = wireRequest(lists, this.spec);
+    const expected = predict(lists, request);
+    if (expected.kind === 'stream') {
+      // Opened only where its events are compared; where it would be refused, it is sent below.
+      if (real.aspect !== 'events') return;
+      const list = lists.find(request.listId!)!;
+      real.subscriptions.push(await subscribe(real.service, list, request));
       return;
     }
-    await this.#request(this.spec, model, real);
-  }
-
-  async #request(spec: RequestSpec, model: TodoModel, real: Real): Promise<void> {
-    const request = wireRequest(model, spec);
-    const expected = predict(model, request);
-    const answer = await readAnswer(await real.service.fetch(request.path, requestInit(request)));
-    if (real.aspect === 'answers') expectAnswer(model, request, expected, answer);
-    const change = learn(model, request, expected, answer);
-    if (real.aspect === 'list') await expectListAsModel(real.service, model, this.toString());
-    if (change === undefined) return;
-    for (const { changes } of real.subscriptions) {
-      changes.push({ ...change, command: this.toString(), list: [...model.items] });
-    }
+    const response = await real.service.fetch(request.path, requestInit(request));
+    const answer = await readAnswer(response);
+    if (real.aspect === 'answers') expectAnswer(lists, request, expected, answer);
+    learn(lists, request, expected, answer);
+    if (real.aspect === 'list') await expectListsAsModel(real.service, lists, this.toString());
   }
 
   toString(): string {
@@ -73,34 +59,32 @@ export class ModelCommand implements fc.AsyncCommand<TodoModel, Real> {
   }
 }
 
-async function subscribe(real: Real, model: TodoModel): Promise<void> {
-  // Over HTTP, a stream's connection would otherwise stay open once the stream ends, and the
-  // stopping server would wait for its next sweep of idle connections to close it.
-  const stream = await openStream(real.service, { headers: { connection: 'close' } });
-  real.subscriptions.push({ stream, opening: [...model.items], changes: [] });
-}
-
 /**
  * Runs `commands` on a new service of `host`, checking `aspect` against the model. For
- * `events`, a stream is open from the start; the service's stopping ends every stream, and
- * each is then replayed.
+ * `events`, a stream of the default list is open from the start; the service's stopping ends
+ * every stream a delete has not, and each is then replayed.
  */
 export async function runSequence(
   host: TestHost,
   aspect: Aspect,
-  commands: Iterable<fc.AsyncCommand<TodoModel, Real>>,
+  commands: Iterable<fc.AsyncCommand<ListsModel, Real>>,
   counts: RunCounts = { runs: 0, commands: 0 },
 ): Promise<void> {
   counts.runs += 1;
-  const service = await host.start({ limits: MODEL_LIMITS });
+  // workerd holds any number of lists, and its host refuses the option.
+  const maxLists = host.boundsLists ? MODEL_MAX_LISTS : undefined;
+  const service = await host.start({ limits: MODEL_LIMITS, maxLists });
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= service.close());
-  const model = new TodoModel(MODEL_LIMITS);
+  const lists = new ListsModel(MODEL_LIMITS, maxLists);
   const real: Real = { service, aspect, subscriptions: [], counts };
   try {
-    if (aspect === 'events') await subscribe(real, model);
-    if (aspect === 'list') await expectListAsModel(service, model, 'the start');
-    await fc.asyncModelRun(() => ({ model, real }), commands);
+    if (aspect === 'events') {
+      const request = wireRequest(lists, { op: 'subscribe' });
+      real.subscriptions.push(await subscribe(service, lists.defaultList, request));
+    }
+    if (aspect === 'list') await expectListsAsModel(service, lists, 'the start');
+    await fc.asyncModelRun(() => ({ model: lists, real }), commands);
     const replays = real.subscriptions.map((subscription, index) =>
       expectReplay(subscription, `stream ${index + 1}`),
     );

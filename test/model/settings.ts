@@ -3,6 +3,9 @@ import type { ModelLimits } from './model.ts';
 /** Small limits, so that a short sequence reaches each of them. */
 export const MODEL_LIMITS: ModelLimits = { maxBodyBytes: 200, maxTitleLength: 12, maxItems: 5 };
 
+/** `limits.maxLists` on the hosts that bound the named lists (`TestHost.boundsLists`). */
+export const MODEL_MAX_LISTS = 3;
+
 /** `npm test` replays the same runs every time; `npm run fuzz` sets MODEL_FUZZ=1. */
 const FIXED_SEED = 20260606;
 

@@ -5,6 +5,7 @@
 
 export type { JsonValue } from 'fast-check';
 import type { JsonValue } from 'fast-check';
+import type { ListRequestSpec, ListTarget } from './list-spec.ts';
 
 /**
  * Which item a command addresses. Picks are resolved against the model when the command runs,
@@ -14,6 +15,8 @@ export type Target =
   | { readonly kind: 'existing'; readonly pick: number }
   | { readonly kind: 'deleted'; readonly pick: number }
   | { readonly kind: 'upper-case'; readonly pick: number }
+  /** An item of another list: ids are not shared between lists. */
+  | { readonly kind: 'elsewhere'; readonly pick: number }
   | { readonly kind: 'never-issued'; readonly id: string }
   | { readonly kind: 'not-uuid'; readonly id: string };
 
@@ -54,8 +57,11 @@ export interface Sending {
  */
 export type Condition = 'none' | 'current' | 'star' | 'stale' | 'weak-current' | 'among-others';
 
-/** A command that is one request to the to-do API. */
-export type RequestSpec =
+/**
+ * The requests of one list's items. `list` says which list; a spec without it (those kept in
+ * regressions.ts from before there were lists) addresses the default list.
+ */
+export type ItemRequestSpec = { readonly list?: ListTarget } & (
   | { readonly op: 'create'; readonly send: Sending; readonly slash: boolean }
   | {
       readonly op: 'replace';
@@ -88,7 +94,19 @@ export type RequestSpec =
       readonly op: 'wrong-method-on-item';
       readonly pick: number;
       readonly method: 'POST' | 'PATCH';
-    };
+    }
+);
 
-/** `subscribe` opens one more event stream, whose snapshot is the list as it then is. */
-export type CommandSpec = RequestSpec | { readonly op: 'subscribe' };
+/**
+ * One more event stream of a list. Without `from` its snapshot is the list as it then is;
+ * with it, it resumes after a version of the list the model knows (`from` picks which), and
+ * must replay the changes since. On a list that does not exist, it is a request like another.
+ */
+export interface SubscribeSpec {
+  readonly op: 'subscribe';
+  readonly list?: ListTarget;
+  readonly from?: number;
+}
+
+/** Every command: each is one request to the service. */
+export type CommandSpec = ItemRequestSpec | SubscribeSpec | ListRequestSpec;

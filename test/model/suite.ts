@@ -10,8 +10,8 @@ const SHRINKING_MS = 180_000;
 
 const TESTS: readonly [title: string, aspect: Aspect][] = [
   ['answers every request as the model does', 'answers'],
-  ['holds the model’s list after every request', 'list'],
-  ['streams events that replay into the model’s list', 'events'],
+  ['holds the model’s lists after every request', 'list'],
+  ['streams events that replay into the model’s lists', 'events'],
 ];
 
 /** Issue 6, item 1: random sequences of requests, compared with a reference model. */

@@ -1,59 +1,86 @@
-import { MISSING_ID } from '../support/api.ts';
-import type { TodoModel } from './model.ts';
-import { bodyBytes } from './body-bytes.ts';
-import type { Condition, RequestSpec, Sending, Target } from './spec.ts';
+import { DEFAULT_LIST_PATHS, namedListPaths, type ListPaths } from '../../src/lists/list-paths.ts';
+import { unquoted } from '../support/sse.ts';
+import { isListRequest } from './list-spec.ts';
+import { listWireRequest } from './list-wire.ts';
+import type { ListsModel } from './lists-model.ts';
+import type { CommandSpec, ItemRequestSpec, SubscribeSpec } from './spec.ts';
+import { addressed, itemIdOf, pick } from './targets.ts';
+import { conditionHeader, header, sent } from './wire-parts.ts';
 
 /** A command made concrete against the model's state: what goes on the wire. */
 export interface WireRequest {
-  readonly spec: RequestSpec;
+  readonly spec: CommandSpec;
   readonly method: string;
   readonly path: string;
-  /** The id in the path, on an item route. */
+  /** The list the path names, `''` for the default list; none for `/api/lists` itself. */
+  readonly listId?: string;
+  /** The item's id in the path, on an item route. */
   readonly pathId?: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: Uint8Array;
   readonly chunked: boolean;
+  /** A stream that resumes: the point of the list's log whose version it names. */
+  readonly resumeAt?: number;
 }
 
-const COLLECTION = '/api/todos';
 /** Small enough that a body of a few dozen bytes arrives in pieces, a character split between two. */
 const CHUNK_BYTES = 7;
 
-export function wireRequest(model: TodoModel, spec: RequestSpec): WireRequest {
+export function pathsOf(listId: string): ListPaths {
+  return listId === '' ? DEFAULT_LIST_PATHS : namedListPaths(listId);
+}
+
+export function wireRequest(lists: ListsModel, spec: CommandSpec): WireRequest {
+  if (isListRequest(spec)) return listWireRequest(lists, spec);
+  return spec.op === 'subscribe' ? streamRequest(lists, spec) : itemRequest(lists, spec);
+}
+
+/** A stream resumes after a version the model knows, when the spec says so and there is one. */
+function streamRequest(lists: ListsModel, spec: SubscribeSpec): WireRequest {
+  const at = addressed(lists, spec);
+  const points = spec.from === undefined ? [] : (at.known?.log.knownPoints() ?? []);
+  const resume = pick(points, spec.from ?? 0);
+  return {
+    spec,
+    method: 'GET',
+    path: pathsOf(at.id).sse,
+    listId: at.id,
+    headers: header('last-event-id', resume && unquoted(resume.version)),
+    chunked: false,
+    resumeAt: resume?.point,
+  };
+}
+
+function itemRequest(lists: ListsModel, spec: ItemRequestSpec): WireRequest {
+  const at = addressed(lists, spec);
+  const { todos } = pathsOf(at.id);
+  const model = at.items;
   const slashed = (path: string) => ('slash' in spec && spec.slash ? `${path}/` : path);
+  const plain = { spec, listId: at.id, headers: {}, chunked: false };
   switch (spec.op) {
     case 'create':
-      return { spec, method: 'POST', path: slashed(COLLECTION), ...sent(model, spec.send) };
+      return { ...plain, method: 'POST', path: slashed(todos), ...sent(lists.limits, spec.send) };
     case 'list': {
       const condition = conditionHeader(spec.ifNoneMatch, model.listEtag, () =>
         model.staleEtag(undefined),
       );
       return {
-        spec,
+        ...plain,
         method: spec.method,
-        path: slashed(COLLECTION),
-        headers: condition === undefined ? {} : { 'if-none-match': condition },
-        chunked: false,
+        path: slashed(todos),
+        headers: header('if-none-match', condition),
       };
     }
     case 'wrong-method':
-      return { spec, method: spec.method, path: COLLECTION, headers: {}, chunked: false };
+      return { ...plain, method: spec.method, path: todos };
     case 'wrong-method-on-item': {
       const id = pick(model.items, spec.pick)?.id;
       // With no item to address, the collection, with a method it refuses too.
-      if (id === undefined)
-        return { spec, method: 'PATCH', path: COLLECTION, headers: {}, chunked: false };
-      return {
-        spec,
-        method: spec.method,
-        path: `${COLLECTION}/${id}`,
-        pathId: id,
-        headers: {},
-        chunked: false,
-      };
+      if (id === undefined) return { ...plain, method: 'PATCH', path: todos };
+      return { ...plain, method: spec.method, path: `${todos}/${id}`, pathId: id };
     }
     default: {
-      const pathId = idOf(model, spec.target);
+      const pathId = itemIdOf(lists, at, spec.target);
       const condition = conditionHeader(
         spec.op === 'get' ? spec.ifNoneMatch : spec.ifMatch,
         model.currentEtag(pathId),
@@ -61,15 +88,14 @@ export function wireRequest(model: TodoModel, spec: RequestSpec): WireRequest {
       );
       const name = spec.op === 'get' ? 'if-none-match' : 'if-match';
       const request = {
-        spec,
+        ...plain,
         method: spec.op === 'get' ? spec.method : spec.op === 'replace' ? 'PUT' : 'DELETE',
-        path: slashed(`${COLLECTION}/${pathId}`),
+        path: slashed(`${todos}/${pathId}`),
         pathId,
-        headers: condition === undefined ? {} : { [name]: condition },
-        chunked: false,
+        headers: header(name, condition),
       };
       if (spec.op !== 'replace') return request;
-      const body = sent(model, spec.send, pathId);
+      const body = sent(lists.limits, spec.send, pathId);
       return { ...request, ...body, headers: { ...request.headers, ...body.headers } };
     }
   }
@@ -89,54 +115,4 @@ export function requestInit(request: WireRequest): RequestInit {
     },
   });
   return { method, headers, body: stream, duplex: 'half' } as RequestInit;
-}
-
-function sent(model: TodoModel, send: Sending, pathId?: string) {
-  const headers: Record<string, string> =
-    send.mediaType === null ? {} : { 'content-type': send.mediaType };
-  return {
-    headers,
-    body: bodyBytes(send, model.limits.maxBodyBytes, pathId),
-    chunked: send.chunked,
-  };
-}
-
-function pick<T>(from: readonly T[], index: number): T | undefined {
-  return from.length === 0 ? undefined : from[index % from.length];
-}
-
-function idOf(model: TodoModel, target: Target): string {
-  const ids = model.items.map((todo) => todo.id);
-  switch (target.kind) {
-    case 'existing':
-      return pick(ids, target.pick) ?? MISSING_ID;
-    case 'deleted':
-      return pick(model.deleted, target.pick) ?? MISSING_ID;
-    case 'upper-case':
-      return (pick(ids, target.pick) ?? MISSING_ID).toUpperCase();
-    case 'never-issued':
-    case 'not-uuid':
-      return target.id;
-  }
-}
-
-function conditionHeader(
-  condition: Condition,
-  current: string | undefined,
-  stale: () => string,
-): string | undefined {
-  switch (condition) {
-    case 'none':
-      return undefined;
-    case 'star':
-      return '*';
-    case 'stale':
-      return stale();
-    case 'current':
-      return current;
-    case 'weak-current':
-      return current && `W/${current}`;
-    case 'among-others':
-      return current && `"other", ${current}`;
-  }
 }
