@@ -12,7 +12,7 @@ import { RECONNECT_DELAY_MS } from '../../src/live/events.ts';
 import type { BrowserProblem } from './support/browser-problems.ts';
 import { useE2e } from './support/e2e.ts';
 import { isStreamProblem, streamsServed } from './support/streams.ts';
-import { eventually, type TodoPage } from './support/todo-page.ts';
+import { eventually, TodoPage } from './support/todo-page.ts';
 
 /** Within a second, as a user would call "at once". */
 const AT_ONCE_MS = 1000;
@@ -107,6 +107,32 @@ describe('the page of a named list', () => {
     await eventually(() => streamsServed(service, namedListPaths(a).sse)).toBe(1);
     expect(streamsServed(service, namedListPaths(b).sse)).toBe(1);
     expect(streamsServed(service)).toBe(1);
+  });
+
+  it('works at the link POST /api/lists gave, in two browsers at once', async () => {
+    const response = await e2e().service.api(LISTS_PATH, 'POST', { title: 'Shared' });
+    const link = /^<([^>]+)>/.exec(response.headers.get('link') ?? '')?.[1];
+    expect(link).toBe(listPageOf(((await response.json()) as ListInfo).id));
+    // A second browser shares no lock, channel or connection with the first.
+    const other = await e2e().browser.newContext({ viewport: { width: 800, height: 600 } });
+    try {
+      const otherPage = await other.newPage();
+      e2e().problems.watch(otherPage);
+      const [first, second] = [
+        await e2e().openTodos(link!),
+        await new TodoPage(otherPage).open(new URL(link!, e2e().service.url).href),
+      ];
+      await first.add('From the first browser');
+      await eventually(() => second.titles(), AT_ONCE_MS).toEqual(['From the first browser']);
+      await second.add('From the second');
+      await eventually(() => first.titles(), AT_ONCE_MS).toEqual([
+        'From the first browser',
+        'From the second',
+      ]);
+      expect(await itemsAt(DEFAULT_LIST_PATHS.todos)).toEqual([]);
+    } finally {
+      await other.close();
+    }
   });
 
   it('makes a new, empty list with New list and goes to it', async () => {
