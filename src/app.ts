@@ -5,7 +5,7 @@ import { addHelloRoute } from './hello.ts';
 import { WEB_HOST, type Host } from './host.ts';
 import { HttpProblem } from './http/problem.ts';
 import { addStaticRoutes } from './http/static-files.ts';
-import type { EventStreamStats } from './live/event-streams.ts';
+import { StreamTally, type EventStreamStats } from './live/stream-tally.ts';
 import { addEventRoutes } from './live/routes.ts';
 import { listBases } from './lists/list-bases.ts';
 import { LIST_PAGE } from './lists/list-paths.ts';
@@ -32,7 +32,7 @@ export interface App {
   /** Answers every request; it never rejects. */
   readonly fetch: Handler;
   readonly lists: ListDirectory;
-  /** The event streams of every list in memory, together. */
+  /** The open event streams of every list, together, those of deleted lists until they end. */
   readonly events: EventStreamStats;
   /** The host is going away: from now on `/healthz` answers 503; everything else still works. */
   drain(): void;
@@ -45,7 +45,8 @@ export function createApp(options: AppOptions = {}): App {
   const config = options.config ?? DEFAULT_APP_CONFIG;
   const host: Host = { ...WEB_HOST, ...options.host };
   const openLists = options.lists ?? localLists({ defaultStore: options.store });
-  const lists = openLists({ config, host });
+  const tally = new StreamTally();
+  const lists = openLists({ config, host, tally });
   let draining = false;
   const fetch = createHandler(host, (router, responses) => {
     const bases = listBases(lists);
@@ -65,17 +66,6 @@ export function createApp(options: AppOptions = {}): App {
     });
     addStaticRoutes(router, host.assets, responses, { [LIST_PAGE]: 'index.html' });
   });
-  const events: EventStreamStats = {
-    get openCount() {
-      let count = 0;
-      for (const list of lists.held()) count += list.openStreams;
-      return count;
-    },
-    get heartbeatRunning() {
-      for (const list of lists.held()) if (list.heartbeatRunning) return true;
-      return false;
-    },
-  };
   const drain = () => {
     draining = true;
   };
@@ -83,5 +73,5 @@ export function createApp(options: AppOptions = {}): App {
     drain();
     for (const list of lists.held()) list.close();
   };
-  return { fetch, lists, events, drain, close };
+  return { fetch, lists, events: tally, drain, close };
 }

@@ -75,7 +75,7 @@ describe('the list kept in SQLite', () => {
     const service = appOn(db);
     await service.fetch('/api/todos', sendJson('POST', { title: 'kept' }));
     const before = await (await service.fetch('/api/todos')).text();
-    const stream = await openStream(service as never);
+    const stream = await openStream(service);
     await stream.nextEvent(); // the snapshot
     control.failing = true;
     await service.fetch('/api/todos', sendJson('POST', { title: 'lost' }));
@@ -149,7 +149,7 @@ describe('the list kept in SQLite', () => {
     }
     first.app.close();
     const second = appOn(opened(file), 2);
-    const stream = await openStream(second as never, { headers: { 'last-event-id': ids[from]! } });
+    const stream = await openStream(second, { headers: { 'last-event-id': ids[from]! } });
     const event = await stream.nextEvent();
     stream.close();
     return { ids, event };
@@ -172,7 +172,7 @@ describe('the list kept in SQLite', () => {
     keepingNone.app.close();
     const third = appOn(opened(file), 5);
     const list = await (await third.fetch('/api/todos')).json();
-    const stream = await openStream(third as never, { headers: { 'last-event-id': lastSeen } });
+    const stream = await openStream(third, { headers: { 'last-event-id': lastSeen } });
     // Something to send, should the opening wrongly hold no event.
     await third.fetch('/api/todos', sendJson('POST', { title: 'e' }));
     const event = await stream.nextEvent();
@@ -230,7 +230,7 @@ describe('the list kept in SQLite', () => {
     await first.fetch(listPathOf(id), sendJson('PUT', { title: 'Renamed' }));
     first.app.close();
     const second = appOn(opened(file));
-    const stream = await openStream(second as never, {
+    const stream = await openStream(second, {
       path: namedListPaths(id).sse,
       headers: { 'last-event-id': etag.slice(1, -1) },
     });
@@ -276,7 +276,7 @@ describe('the list kept in SQLite', () => {
     old.run("INSERT INTO changes VALUES (2, 'created', ?)", JSON.stringify(b));
     const service = appOn(old);
     const list = await service.fetch('/api/todos');
-    const stream = await openStream(service as never, {
+    const stream = await openStream(service, {
       headers: { 'last-event-id': 'abcd1234.1' },
     });
     const replayed = await stream.nextEvent();

@@ -2,7 +2,7 @@ import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createApp, type App } from '../src/app.ts';
 import { DEFAULT_APP_CONFIG } from '../src/config.ts';
 import type { ChangeEvent } from '../src/live/events.ts';
-import { MemoryTodoStore } from '../src/todos/store.ts';
+import { MemoryTodoStore } from '../src/todos/memory-store.ts';
 
 /** A create whose body is `body`, streamed as a client without Content-Length sends it. */
 function streamedCreate(body: ReadableStream<Uint8Array>, headers: Record<string, string> = {}) {

@@ -11,6 +11,7 @@ import {
   wranglerDevWithSqlite,
 } from './support/wrangler-dev-host.ts';
 import { refusedBodiesSuite } from './workerd/refused-bodies.ts';
+import { ONE_LIST } from './workerd/test-paths.ts';
 
 conformanceSuite(wranglerDev);
 conformanceSuite(onNamedList(wranglerDev));
@@ -54,6 +55,15 @@ describe('the worker under wrangler dev with STORAGE = "sqlite", its object evic
     expect(events.map(({ event, data }) => [event, data])).toEqual(
       missed.map((todo) => ['created', todo]),
     );
+  });
+
+  it('moves the list of an object from before there were named lists into the default list', async () => {
+    await dev.oneListSchema();
+    const response = await dev.fetch('/api/todos');
+    expect([await response.json(), response.headers.get('etag')]).toEqual([
+      ONE_LIST.items,
+      `"${ONE_LIST.run}.${ONE_LIST.sequence}"`,
+    ]);
   });
 
   it('logs no failure of the runtime', async () => {

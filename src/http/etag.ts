@@ -1,5 +1,7 @@
 // Entity tags, compared as RFC 9110 section 13.1 says.
 
+import { HttpProblem } from './problem.ts';
+
 /** A strong entity tag for an opaque version string. */
 export function etagOf(version: string): string {
   return `"${version}"`;
@@ -28,4 +30,17 @@ export function isNotModified(ifNoneMatch: string | null, etag: string): boolean
 export function ifMatchAllows(ifMatch: string | null, etag: string): boolean {
   if (ifMatch === null || ifMatch.trim() === '*') return true;
   return listedTags(ifMatch).includes(etag);
+}
+
+/**
+ * Refuses with 412 a change whose `If-Match` does not allow it; `what` names what changed, as
+ * in "the to-do".
+ */
+export function requireIfMatch(request: Request, etag: string, what: string): void {
+  if (!ifMatchAllows(request.headers.get('if-match'), etag)) {
+    throw new HttpProblem(
+      412,
+      `The ${what} has changed since the version named in If-Match; fetch it again and retry.`,
+    );
+  }
 }

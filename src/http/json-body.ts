@@ -31,10 +31,8 @@ export async function readOptionalJsonObject(
   const declared = request.headers.get('content-length');
   if (request.body === null || declared === '0') return undefined;
   if (!isJson(request.headers.get('content-type'))) {
-    // A body of unknown length may still turn out to be empty: its first read says.
-    if (declared === null && (await request.body.getReader().read().catch(bodyEndedEarly)).done) {
-      return undefined;
-    }
+    // A body of unknown length may still turn out to be empty: only reading tells.
+    if (declared === null && (await carriesNoBytes(request.body))) return undefined;
     requireJsonMediaType(request);
   }
   const bytes = await readAtMost(request, maxBytes, contentLengthIsExact);
@@ -71,6 +69,16 @@ function parseJsonObject(text: string): Record<string, unknown> {
     throw new HttpProblem(400, 'The body must be a JSON object, such as {"title":"Buy milk"}.');
   }
   return value as Record<string, unknown>;
+}
+
+/** Whether the body ends before its first byte; it is read only that far. */
+async function carriesNoBytes(body: ReadableStream<Uint8Array>): Promise<boolean> {
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read().catch(bodyEndedEarly);
+    if (done) return true;
+    if (value.byteLength > 0) return false;
+  }
 }
 
 /** The client went away or broke the framing: its failure, not the server's. */

@@ -31,14 +31,16 @@ export function stillThere(list: TodoList): TodoList {
   return list;
 }
 
+/** The named list whose id is the request's `:list`. */
+export function namedListOf(lists: ListDirectory): ListOf {
+  return (request) => lists.find(request.params.list!) ?? throwing(noSuchList());
+}
+
 /** The default list's routes and a named list's, which follow the same rules. */
 export function listBases(lists: ListDirectory): readonly ListBase[] {
   return [
     { prefix: '/api', listOf: () => lists.defaultList ?? throwing(noSuchList()) },
-    {
-      prefix: `${LISTS_PATH}/:list`,
-      listOf: (request) => lists.find(request.params.list!) ?? throwing(noSuchList()),
-    },
+    { prefix: `${LISTS_PATH}/:list`, listOf: namedListOf(lists) },
   ];
 }
 

@@ -1,6 +1,7 @@
 import type { AppConfig } from '../config.ts';
 import type { Host } from '../host.ts';
-import type { StoredListInfo } from '../todos/store.ts';
+import type { StreamTally } from '../live/stream-tally.ts';
+import type { StoredList } from '../todos/store.ts';
 import type { TodoList } from './todo-list.ts';
 
 /**
@@ -13,17 +14,21 @@ export interface ListDirectory {
   /** The named list with this id, or undefined: never made, deleted, or not an id at all. */
   find(id: string): TodoList | undefined;
   /** Makes a named list, empty, under `title`; an `HttpProblem` when no more can be made. */
-  create(title: string): Promise<StoredListInfo>;
+  create(title: string): Promise<StoredList>;
   /** Deletes a named list: it is gone from storage, and its streams end. */
   delete(list: TodoList): Promise<void>;
   /** The lists in memory now, for shutdown and for what a host reports of its streams. */
   held(): Iterable<TodoList>;
 }
 
-/** What a directory's lists need from the app: its settings and the host's event channels. */
+/**
+ * What a directory's lists need from the app: its settings, the host's event channels, and
+ * the tally of every list's open streams.
+ */
 export interface ListContext {
   readonly config: AppConfig;
   readonly host: Host;
+  readonly tally: StreamTally;
 }
 
 /** Makes the directory of an app, once it knows its settings and host. */

@@ -1,4 +1,6 @@
-import { MemoryTodoStore, type TodoStore } from '../todos/store.ts';
+import { MemoryTodoStore } from '../todos/memory-store.ts';
+import { type TodoStore } from '../todos/store.ts';
+import type { ListContext } from './list-directory.ts';
 import type { ListInfo } from './list-info.ts';
 
 /** What every store of a directory is opened with. */
@@ -6,6 +8,14 @@ export interface StoreOptions {
   /** How many of the latest changes to keep for clients that resume (`sse.replayEvents`). */
   readonly keepChanges: number;
   readonly reportError: (error: unknown) => void;
+}
+
+/** The options of every store an app's lists are kept in. */
+export function storeOptionsOf({ config, host }: ListContext): StoreOptions {
+  return {
+    keepChanges: config.sse.replayEvents,
+    reportError: (error) => host.reportError(error),
+  };
 }
 
 /** Where a process's lists are kept: in memory only, or in durable storage as well. */

@@ -1,8 +1,13 @@
 import { HttpProblem } from '../http/problem.ts';
-import type { StoredListInfo, TodoStore } from '../todos/store.ts';
+import type { StoredList, TodoStore } from '../todos/store.ts';
 import type { ListContext, ListDirectory, OpenListDirectory } from './list-directory.ts';
 import { newListId } from './list-id.ts';
-import { memoryListStores, type ListStores, type StoreOptions } from './list-stores.ts';
+import {
+  memoryListStores,
+  storeOptionsOf,
+  type ListStores,
+  type StoreOptions,
+} from './list-stores.ts';
 import { TodoList } from './todo-list.ts';
 
 /** The documented default of `limits.maxLists`. */
@@ -38,14 +43,11 @@ class LocalLists implements ListDirectory {
     this.#context = context;
     this.#stores = options.stores ?? memoryListStores;
     this.#maxLists = options.maxLists ?? DEFAULT_MAX_LISTS;
-    this.#storeOptions = {
-      keepChanges: context.config.sse.replayEvents,
-      reportError: (error) => context.host.reportError(error),
-    };
+    this.#storeOptions = storeOptionsOf(context);
     const defaultStore = options.defaultStore ?? this.#stores.openDefault(this.#storeOptions);
     this.defaultList = this.#listOf(defaultStore);
     for (const store of this.#stores.openKept(this.#storeOptions)) {
-      this.#named.set(store.info.info.id, this.#listOf(store));
+      this.#named.set(store.listInfo.id, this.#listOf(store));
     }
   }
 
@@ -53,7 +55,7 @@ class LocalLists implements ListDirectory {
     return this.#named.get(id);
   }
 
-  async create(title: string): Promise<StoredListInfo> {
+  async create(title: string): Promise<StoredList> {
     if (this.#named.size >= this.#maxLists) {
       throw new HttpProblem(
         507,
@@ -62,8 +64,8 @@ class LocalLists implements ListDirectory {
       );
     }
     const store = this.#stores.create({ id: newListId(), title }, this.#storeOptions);
-    this.#named.set(store.info.info.id, this.#listOf(store));
-    return store.info;
+    this.#named.set(store.listInfo.id, this.#listOf(store));
+    return { list: store.listInfo, version: store.listVersion };
   }
 
   async delete(list: TodoList): Promise<void> {
@@ -78,6 +80,6 @@ class LocalLists implements ListDirectory {
   }
 
   #listOf(store: TodoStore): TodoList {
-    return new TodoList(store, this.#context.config.sse, this.#context.host);
+    return new TodoList(store, this.#context);
   }
 }

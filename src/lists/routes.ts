@@ -1,13 +1,12 @@
 import type { IRequest, RouterType } from 'itty-router';
 import type { AppConfig } from '../config.ts';
 import { preflightHeaders } from '../http/cors.ts';
-import { etagOf, ifMatchAllows, isNotModified } from '../http/etag.ts';
+import { etagOf, isNotModified, requireIfMatch } from '../http/etag.ts';
 import { readJsonObject, readOptionalJsonObject, requireJsonMediaType } from '../http/json-body.ts';
-import { HttpProblem } from '../http/problem.ts';
 import type { Responses } from '../http/responses.ts';
 import { methodNotAllowed } from '../http/routing.ts';
-import type { StoredListInfo } from '../todos/store.ts';
-import { noSuchList, stillThere } from './list-bases.ts';
+import type { StoredList } from '../todos/store.ts';
+import { namedListOf, stillThere } from './list-bases.ts';
 import type { ListDirectory } from './list-directory.ts';
 import { listPageOf, LISTS_PATH, listPathOf } from './list-paths.ts';
 import type { TodoList } from './todo-list.ts';
@@ -31,57 +30,50 @@ export function addListRoutes(router: RouterType, deps: ListRouteDeps): void {
   const { lists, limits, responses, contentLengthIsExact } = deps;
   const collectionPreflight = preflightHeaders('POST, OPTIONS');
   const listPreflight = preflightHeaders('GET, PUT, DELETE, OPTIONS');
+  const named = namedListOf(lists);
 
   // The page of the list rides along with its answer, so a client that made a list with curl
   // has the link to share at once.
-  const listResponse = (status: number, stored: StoredListInfo, headers?: Record<string, string>) =>
-    responses.apiJson(status, JSON.stringify(stored.info), {
+  const listResponse = (status: number, stored: StoredList, headers?: Record<string, string>) =>
+    responses.apiJson(status, JSON.stringify(stored.list), {
       etag: etagOf(stored.version),
-      link: `<${listPageOf(stored.info.id)}>; rel="alternate"; type="text/html"`,
+      link: `<${listPageOf(stored.list.id)}>; rel="alternate"; type="text/html"`,
       ...headers,
     });
 
-  const named = (request: IRequest): TodoList => lists.find(request.params.list!) ?? throwNoList();
-
-  const requireIfMatch = (request: IRequest, list: TodoList): void => {
-    if (!ifMatchAllows(request.headers.get('if-match'), etagOf(list.store.info.version))) {
-      throw new HttpProblem(
-        412,
-        'The list has changed since the version named in If-Match; fetch it again and retry.',
-      );
-    }
-  };
+  const requireCurrent = (request: IRequest, list: TodoList): void =>
+    requireIfMatch(request, etagOf(list.store.listVersion), 'list');
 
   const createList = async (request: IRequest) => {
     const body = await readOptionalJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
     const title = body === undefined ? '' : parseListTitle(body, CREATE, limits.maxTitleLength);
     const created = await lists.create(title);
-    return listResponse(201, created, { location: listPathOf(created.info.id) });
+    return listResponse(201, created, { location: listPathOf(created.list.id) });
   };
 
   const readList = (request: IRequest) => {
-    const { info } = named(request).store;
-    const etag = etagOf(info.version);
+    const { store } = named(request);
+    const etag = etagOf(store.listVersion);
     if (isNotModified(request.headers.get('if-none-match'), etag)) {
       return responses.apiEmpty(304, { etag });
     }
-    return listResponse(200, info);
+    return listResponse(200, { list: store.listInfo, version: store.listVersion });
   };
 
   const renameList = async (request: IRequest) => {
     const list = named(request);
     requireJsonMediaType(request);
-    requireIfMatch(request, list);
+    requireCurrent(request, list);
     const body = await readJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
     const title = parseListTitle(body, { kind: 'replace', id: list.id }, limits.maxTitleLength);
     // The body arrived asynchronously: the list may have changed or gone meanwhile.
-    requireIfMatch(request, stillThere(list));
+    requireCurrent(request, stillThere(list));
     return listResponse(200, list.store.rename(title));
   };
 
   const deleteList = async (request: IRequest) => {
     const list = named(request);
-    requireIfMatch(request, list);
+    requireCurrent(request, list);
     await lists.delete(list);
     return responses.apiEmpty(204);
   };
@@ -96,8 +88,4 @@ export function addListRoutes(router: RouterType, deps: ListRouteDeps): void {
     .delete(LIST, deleteList)
     .options(LIST, () => responses.apiEmpty(204, listPreflight))
     .all(LIST, methodNotAllowed('GET, HEAD, PUT, DELETE, OPTIONS'));
-}
-
-function throwNoList(): never {
-  throw noSuchList();
 }

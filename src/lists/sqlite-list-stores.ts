@@ -1,11 +1,7 @@
 import type { SqlDatabase } from '../todos/sql-database.ts';
 import { prepareSchema } from '../todos/sqlite-schema.ts';
-import {
-  addListRow,
-  deleteListRows,
-  openDefaultSqliteStore,
-  openSqliteTodoStore,
-} from '../todos/sqlite-store.ts';
+import { addListRow, deleteListRows, openDefaultSqliteStore } from '../todos/sqlite-list-rows.ts';
+import { openSqliteTodoStore } from '../todos/sqlite-store.ts';
 import type { ListStores } from './list-stores.ts';
 
 /**

@@ -1,8 +1,7 @@
-import type { AppConfig } from '../config.ts';
-import type { Host } from '../host.ts';
 import { etagOf } from '../http/etag.ts';
 import { EventStreams } from '../live/event-streams.ts';
 import type { StoredTodo, TodoStore } from '../todos/store.ts';
+import type { ListContext } from './list-directory.ts';
 import { DEFAULT_LIST_PATHS, namedListPaths, type ListPaths } from './list-paths.ts';
 
 /** What an answer about one item carries: its ETag and its JSON. */
@@ -21,10 +20,10 @@ const utf8 = new TextEncoder();
 export class TodoList {
   readonly store: TodoStore;
   readonly paths: ListPaths;
-  readonly #settings: AppConfig['sse'];
-  readonly #host: Pick<Host, 'openEventChannel' | 'hearsClientsLeave'>;
+  readonly #context: ListContext;
   #events: EventStreams | undefined;
-  #deleted = false;
+  /** Set while the list is being deleted, and once it is. */
+  #deleting = false;
   #closed = false;
   // The list's ETag is the store's version, so its JSON only needs making, and encoding, once
   // per change: a host can send the bytes as they are, where a string is measured and encoded
@@ -35,46 +34,33 @@ export class TodoList {
   // that are read take the memory.
   readonly #readAnswers = new WeakMap<StoredTodo, ItemAnswer>();
 
-  constructor(
-    store: TodoStore,
-    settings: AppConfig['sse'],
-    host: Pick<Host, 'openEventChannel' | 'hearsClientsLeave'>,
-  ) {
+  constructor(store: TodoStore, context: ListContext) {
     this.store = store;
-    this.#settings = settings;
-    this.#host = host;
+    this.#context = context;
     this.paths = this.isDefault ? DEFAULT_LIST_PATHS : namedListPaths(this.id);
   }
 
   get id(): string {
-    return this.store.info.info.id;
+    return this.store.listInfo.id;
   }
 
   get isDefault(): boolean {
     return this.id === '';
   }
 
-  /** Whether the list was deleted: a request that began before must not change it. */
+  /** Whether the list is deleted, or being deleted: a request that began before must not change it. */
   get deleted(): boolean {
-    return this.#deleted;
+    return this.#deleting;
   }
 
   /** The list's event streams, made on first use. */
   get events(): EventStreams {
     if (this.#events === undefined) {
-      this.#events = new EventStreams(this.store, this.#settings, this.#host);
+      const { config, host, tally } = this.#context;
+      this.#events = new EventStreams(this.store, config.sse, host, tally);
       if (this.#closed) this.#events.close();
     }
     return this.#events;
-  }
-
-  /** The open streams, without making any. */
-  get openStreams(): number {
-    return this.#events?.openCount ?? 0;
-  }
-
-  get heartbeatRunning(): boolean {
-    return this.#events?.heartbeatRunning ?? false;
   }
 
   /** `GET` of the items as bytes, made once per version of the list. */
@@ -93,10 +79,20 @@ export class TodoList {
     return answer;
   }
 
-  /** The list was deleted: its streams get the last event and end, and it takes no change. */
+  /** The list is being deleted: it takes no change from now on, unless the deletion fails. */
+  beginDeletion(): void {
+    this.#deleting = true;
+  }
+
+  /** Its storage could not be deleted: the list goes on as it was. */
+  cancelDeletion(): void {
+    this.#deleting = false;
+  }
+
+  /** The list is deleted: its streams get the last event and end, and it takes no change. */
   markDeleted(): void {
-    this.#deleted = true;
-    this.#events?.endForDeletion(this.store.info.info);
+    this.#deleting = true;
+    this.#events?.endForDeletion(this.store.listInfo);
   }
 
   /** Ends the open streams and refuses new ones: the host is shutting down. */

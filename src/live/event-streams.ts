@@ -14,6 +14,7 @@ import {
   type SnapshotEvent,
 } from './events.ts';
 import { Heartbeat } from './heartbeat.ts';
+import { StreamTally, type EventStreamStats } from './stream-tally.ts';
 
 const encoder = new TextEncoder();
 const RETRY = encoder.encode(`retry: ${RECONNECT_DELAY_MS}\n\n`);
@@ -24,11 +25,7 @@ const RETRY = encoder.encode(`retry: ${RECONNECT_DELAY_MS}\n\n`);
  */
 const MAX_BACKLOG_BYTES = 1 << 20;
 
-/** What a host or a test can see of the open streams. */
-export interface EventStreamStats {
-  readonly openCount: number;
-  readonly heartbeatRunning: boolean;
-}
+export type { EventStreamStats };
 
 /**
  * The clients of one list's event stream, fed from one subscription to its store. A change is
@@ -45,14 +42,18 @@ export class EventStreams implements EventStreamStats {
   readonly #clients = new Set<EventClient>();
   readonly #frames = new WeakMap<ChangeEvent, Uint8Array>();
   readonly #heartbeat: Heartbeat;
+  readonly #tally: StreamTally;
   #closed = false;
 
+  /** `tally` counts these streams with those of the app's other lists. */
   constructor(
     store: TodoStore,
     settings: AppConfig['sse'],
     host: Pick<Host, 'openEventChannel' | 'hearsClientsLeave'>,
+    tally = new StreamTally(),
   ) {
     this.#store = store;
+    this.#tally = tally;
     this.#maxClients = settings.maxClients;
     this.#openChannel = host.openEventChannel;
     this.#heartbeat = new Heartbeat(
@@ -93,7 +94,11 @@ export class EventStreams implements EventStreamStats {
     const client = new EventClient(channel, request.signal, () => this.#forget(client));
     client.send(opening);
     this.#clients.add(client);
-    this.#heartbeat.start();
+    this.#tally.streamOpened();
+    if (!this.#heartbeat.running) {
+      this.#heartbeat.start();
+      this.#tally.heartbeatStarted();
+    }
     return channel;
   }
 
@@ -138,7 +143,11 @@ export class EventStreams implements EventStreamStats {
 
   #forget(client: EventClient): void {
     this.#clients.delete(client);
-    if (this.#clients.size === 0) this.#heartbeat.stop();
+    this.#tally.streamEnded();
+    if (this.#clients.size === 0 && this.#heartbeat.running) {
+      this.#heartbeat.stop();
+      this.#tally.heartbeatStopped();
+    }
   }
 }
 

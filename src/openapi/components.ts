@@ -3,7 +3,6 @@ import type { AppConfig } from '../config.ts';
 const EXAMPLE_ID = '5f0c2a4e-8b1d-4c3e-9a7f-1d2e3f4a5b6c';
 export const EXAMPLE_TODO = { id: EXAMPLE_ID, title: 'Buy milk', completed: false };
 const EXAMPLE_EVENT_ID = '3f9a1c2e.42';
-const EXAMPLE_LIST_ID = 'Xq4t2fZkR0aW9mN3pL8cVg';
 
 /** Schemas, responses and headers that several operations share. */
 export function componentsFor(limits: AppConfig['limits']) {
@@ -16,14 +15,6 @@ export function componentsFor(limits: AppConfig['limits']) {
       `At least one character that is not white space, at most ${limits.maxTitleLength} ` +
       'Unicode code points (`limits.maxTitleLength`); stored exactly as sent.',
     examples: ['Buy milk'],
-  };
-
-  const listTitle = {
-    type: 'string',
-    maxLength: limits.maxTitleLength,
-    description:
-      `At most ${limits.maxTitleLength} Unicode code points (\`limits.maxTitleLength\`); ` +
-      'may be empty; stored exactly as sent.',
   };
 
   return {
@@ -65,39 +56,6 @@ export function componentsFor(limits: AppConfig['limits']) {
           },
         },
         examples: [{ title: 'Buy oat milk', completed: true }],
-      },
-      List: {
-        type: 'object',
-        required: ['id', 'title'],
-        additionalProperties: false,
-        properties: {
-          id: {
-            type: 'string',
-            pattern: '^[A-Za-z0-9_-]{22,}$',
-            description: 'Made by the server: at least 128 random bits, in base64url.',
-          },
-          title: { type: 'string' },
-        },
-        examples: [{ id: EXAMPLE_LIST_ID, title: 'Groceries' }],
-      },
-      NewList: {
-        type: 'object',
-        additionalProperties: false,
-        properties: { title: { ...listTitle, default: '' } },
-        examples: [{ title: 'Groceries' }],
-      },
-      ListRename: {
-        type: 'object',
-        required: ['title'],
-        additionalProperties: false,
-        properties: {
-          title: listTitle,
-          id: {
-            type: 'string',
-            description: "Allowed so a client can send back what it got; must be the path's id.",
-          },
-        },
-        examples: [{ title: 'Weekend groceries' }],
       },
       Problem: {
         type: 'object',
@@ -162,16 +120,6 @@ export function componentsFor(limits: AppConfig['limits']) {
         schema: { type: 'string' },
         example: EXAMPLE_ID,
       },
-      ListId: {
-        name: 'listId',
-        in: 'path',
-        required: true,
-        description:
-          "A named list's id, as `POST /api/lists` gave it. One that names no list, whether it " +
-          'was never made, was deleted or is not an id, is 404, the same in every case.',
-        schema: { type: 'string' },
-        example: EXAMPLE_LIST_ID,
-      },
       IfMatch: {
         name: 'If-Match',
         in: 'header',
@@ -213,16 +161,6 @@ export function componentsFor(limits: AppConfig['limits']) {
         description: 'Where the new item lives, in the list it was made in.',
         schema: { type: 'string' },
         example: `/api/todos/${EXAMPLE_ID}`,
-      },
-      ListPage: {
-        description: 'The page of the list, to open in a browser and to share.',
-        schema: { type: 'string' },
-        example: `</lists/${EXAMPLE_LIST_ID}>; rel="alternate"; type="text/html"`,
-      },
-      ListLocation: {
-        description: 'Where the new list lives.',
-        schema: { type: 'string' },
-        example: `/api/lists/${EXAMPLE_LIST_ID}`,
       },
       Allow: { description: 'The methods the path serves.', schema: { type: 'string' } },
       RetryAfter: {

@@ -1,5 +1,6 @@
 import type { AppConfig } from '../config.ts';
 import { componentsFor } from './components.ts';
+import { listComponents } from './list-components.ts';
 import { pathsFor } from './paths.ts';
 
 const DESCRIPTION = `To-do lists with a live event stream. Every host (Node, Cloudflare Workers)
@@ -41,13 +42,15 @@ export function openApiDocument(config: AppConfig) {
     }
   }
   const components = componentsFor(config.limits);
+  const lists = listComponents(config.limits);
   return {
     openapi: '3.1.1',
     info: { title: 'To-do service', version: '1.0.0', description: DESCRIPTION },
     paths,
     components: {
-      ...components,
-      headers: { ...components.headers, XRequestId: REQUEST_ID_HEADER },
+      schemas: { ...components.schemas, ...lists.schemas },
+      parameters: { ...components.parameters, ...lists.parameters },
+      headers: { ...components.headers, ...lists.headers, XRequestId: REQUEST_ID_HEADER },
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { IRequest, RouterType } from 'itty-router';
 import type { AppConfig } from '../config.ts';
 import { preflightHeaders } from '../http/cors.ts';
-import { etagOf, ifMatchAllows, isNotModified } from '../http/etag.ts';
+import { etagOf, isNotModified, requireIfMatch } from '../http/etag.ts';
 import { readJsonObject, requireJsonMediaType } from '../http/json-body.ts';
 import { HttpProblem } from '../http/problem.ts';
 import type { Responses } from '../http/responses.ts';
@@ -38,14 +38,8 @@ export function addTodoRoutes(router: RouterType, deps: TodoRouteDeps) {
     return stored;
   };
 
-  const requireIfMatch = (request: IRequest, stored: StoredTodo): void => {
-    if (!ifMatchAllows(request.headers.get('if-match'), etagOf(stored.version))) {
-      throw new HttpProblem(
-        412,
-        'The to-do has changed since the version named in If-Match; fetch it again and retry.',
-      );
-    }
-  };
+  const requireCurrent = (request: IRequest, stored: StoredTodo): void =>
+    requireIfMatch(request, etagOf(stored.version), 'to-do');
 
   const readFields = async (request: IRequest, intent: BodyIntent) => {
     const body = await readJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
@@ -91,17 +85,17 @@ export function addTodoRoutes(router: RouterType, deps: TodoRouteDeps) {
     const id = request.params.id!;
     const current = found(list.store.get(id));
     requireJsonMediaType(request);
-    requireIfMatch(request, current);
+    requireCurrent(request, current);
     const fields = await readFields(request, { kind: 'replace', id });
     // The body arrived asynchronously: the list or the item may have changed or gone meanwhile.
     const { store } = stillThere(list);
-    requireIfMatch(request, found(store.get(id)));
+    requireCurrent(request, found(store.get(id)));
     return itemResponse(200, answerOf(found(store.replace(id, fields))));
   };
 
   const deleteTodo = (list: TodoList, request: IRequest) => {
     const id = request.params.id!;
-    requireIfMatch(request, found(list.store.get(id)));
+    requireCurrent(request, found(list.store.get(id)));
     return itemResponse(200, answerOf(found(list.store.delete(id))));
   };
 

@@ -1,7 +1,8 @@
 import { eventIdOf, type ChangeEvent } from '../live/events.ts';
 import type { ListInfo } from '../lists/list-info.ts';
 import type { SqlDatabase } from './sql-database.ts';
-import { MemoryTodoStore, newRunId, type KeptList, type TodoStore } from './store.ts';
+import { MemoryTodoStore } from './memory-store.ts';
+import { type KeptList, type TodoStore } from './store.ts';
 import type { Todo } from './todo.ts';
 
 const SHARED_STORAGE =
@@ -37,32 +38,6 @@ export interface SqliteTodoStoreOptions {
   readonly reportError?: (error: unknown) => void;
 }
 
-/** Adds the row of a new list, empty, under `title`, in a run of its own. */
-export function addListRow(db: SqlDatabase, key: string, title: string): void {
-  const run = newRunId();
-  db.run(
-    'INSERT INTO lists (list, title_json, title_version, run, sequence) VALUES (?, ?, ?, ?, 0)',
-    key,
-    JSON.stringify(title),
-    eventIdOf({ run, sequence: 0 }),
-    run,
-  );
-}
-
-/** Whether the list under `key` is kept in `db`. */
-export function hasListRow(db: SqlDatabase, key: string): boolean {
-  return db.all('SELECT 1 FROM lists WHERE list = ?', key).length > 0;
-}
-
-/** Removes a list: its row, its items and its changes. */
-export function deleteListRows(db: SqlDatabase, key: string): void {
-  db.transaction(() => {
-    for (const table of ['list_items', 'list_changes', 'lists']) {
-      db.run(`DELETE FROM ${table} WHERE list = ?`, key);
-    }
-  });
-}
-
 /**
  * The list kept under `key` in SQLite, with its run, its sequence, its title and its latest
  * changes, so a restart, or a Durable Object leaving memory, loses nothing acknowledged, and
@@ -78,17 +53,6 @@ export function openSqliteTodoStore(db: SqlDatabase, options: SqliteTodoStoreOpt
     start: db.transaction(() => keptList(db, options)),
     persist: (change, sequence) =>
       db.transaction(() => write(db, key, change, sequence, keepChanges)),
-  });
-}
-
-/** The default list kept in `db` (key `''`), its row added the first time. */
-export function openDefaultSqliteStore(
-  db: SqlDatabase,
-  options: Omit<SqliteTodoStoreOptions, 'key' | 'listId'>,
-): TodoStore {
-  return db.transaction(() => {
-    if (!hasListRow(db, '')) addListRow(db, '', '');
-    return openSqliteTodoStore(db, { ...options, key: '', listId: '' });
   });
 }
 
@@ -121,7 +85,7 @@ function keptList(db: SqlDatabase, { key, listId, keepChanges }: SqliteTodoStore
   return {
     run,
     sequence,
-    info: { info, version: row.title_version },
+    list: { list: info, version: row.title_version },
     items,
     history: { baseId, changes },
   };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ListInfo } from '../../src/lists/list-info.ts';
 import type { ListStores } from '../../src/lists/list-stores.ts';
-import { MemoryTodoStore } from '../../src/todos/store.ts';
+import { MemoryTodoStore } from '../../src/todos/memory-store.ts';
 import { createTodo, expectProblem, MISSING_ID, onList, sendJson } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 import { expectNoLeak, expectNoLeakInHeaders } from '../support/leaks.ts';
@@ -42,13 +42,13 @@ function brokenStores(failure = new Error('disk on fire at /srv/secret/store.ts:
 const STORE_REQUESTS: readonly [string, string, RequestInit][] = [
   ['POST /api/todos', '/api/todos', sendJson('POST', { title: 'a' })],
   ['GET /api/todos', '/api/todos', {}],
-  ['GET /api/todos/:id', `${'/api/todos'}/${MISSING_ID}`, {}],
+  ['GET /api/todos/:id', `/api/todos/${MISSING_ID}`, {}],
   [
     'PUT /api/todos/:id',
-    `${'/api/todos'}/${MISSING_ID}`,
+    `/api/todos/${MISSING_ID}`,
     sendJson('PUT', { title: 'a', completed: true }),
   ],
-  ['DELETE /api/todos/:id', `${'/api/todos'}/${MISSING_ID}`, { method: 'DELETE' }],
+  ['DELETE /api/todos/:id', `/api/todos/${MISSING_ID}`, { method: 'DELETE' }],
   ['GET /api/sse', '/api/sse', {}],
 ];
 
@@ -200,13 +200,14 @@ export function unexpectedFailuresSuite(host: TestHost) {
           stores: brokenStores(failure),
           reportError: () => {},
         });
-        const response = await service.fetch(api().paths.todos, sendJson('POST', { title: 'a' }));
+        const response = await service.fetch(service.paths.todos, sendJson('POST', { title: 'a' }));
         // The instance names the request, so it differs; the rest must not.
         const { instance: _, ...body } = (await response.json()) as Record<string, unknown>;
-        bodies.push(JSON.stringify(body));
+        bodies.push(`${response.status} ${JSON.stringify(body)}`);
         await service.close();
       }
       expect(bodies[0]).toBe(bodies[1]);
+      expect(bodies[0]).toMatch(/^500 /);
       expect(bodies[0]).not.toMatch(/TypeError|RangeError|alpha|beta/);
     });
 

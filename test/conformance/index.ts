@@ -11,6 +11,7 @@ import { corsSuite } from './cors.ts';
 import { errorsSuite, unexpectedFailuresSuite } from './errors.ts';
 import { httpDetailsSuite } from './http-details.ts';
 import { itemsSuite } from './items.ts';
+import { listDeletesSuite } from './list-deletes.ts';
 import { listFailuresSuite } from './list-failures.ts';
 import { listStreamsSuite } from './list-streams.ts';
 import { listsSuite } from './lists.ts';
@@ -41,6 +42,7 @@ export function conformanceSuite(unchecked: TestHost): void {
     if (!host.onNamedList) {
       listsSuite(host);
       listStreamsSuite(host);
+      listDeletesSuite(host);
       if (host.injects) listFailuresSuite(host);
     }
   });

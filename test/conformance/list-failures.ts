@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ListStores } from '../../src/lists/list-stores.ts';
 import { memoryListStores } from '../../src/lists/list-stores.ts';
 import { LISTS_PATH, listPathOf } from '../../src/lists/list-paths.ts';
-import { MemoryTodoStore } from '../../src/todos/store.ts';
+import { MemoryTodoStore } from '../../src/todos/memory-store.ts';
 import { expectProblem, sendJson } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 import { createList, readList } from '../support/lists.ts';

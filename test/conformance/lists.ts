@@ -3,6 +3,7 @@ import { LISTS_PATH, listPathOf, namedListPaths } from '../../src/lists/list-pat
 import { createTodo, expectProblem, sendJson, snapshot } from '../support/api.ts';
 import { useService, type TestHost, type TestService } from '../support/hosts.ts';
 import { createList, MALFORMED_ID, NEVER_MADE_ID, readList } from '../support/lists.ts';
+import { firstEvent, opened } from '../support/sse.ts';
 
 const json = (value: unknown) => JSON.stringify(value);
 
@@ -16,7 +17,11 @@ const REFUSED_CREATES: readonly [string, number, RequestInit, string?][] = [
   ['an unknown key', 400, sendJson('POST', { title: 'a', owner: 'me' }), '/owner'],
   ['an id', 400, sendJson('POST', { id: 'mine' }), '/id'],
   ['a body too large', 413, sendJson('POST', json({ title: 'x'.repeat(20000) }))],
-  ['a body that is not JSON', 415, { method: 'POST', body: '{"title":"a"}' }],
+  [
+    'a body with no Content-Type',
+    415,
+    { method: 'POST', body: new TextEncoder().encode('{"title":"a"}') },
+  ],
   [
     'a body of another media type',
     415,
@@ -29,10 +34,14 @@ async function notFoundOf(response: Response) {
   const { instance: _, ...problem } = (await expectProblem(response, 404)) as object & {
     instance?: string;
   };
-  const headers = Object.fromEntries(
+  return { problem, headers: comparableHeaders(response) };
+}
+
+/** The headers of an answer, but for those that differ for every request. */
+function comparableHeaders(response: Response) {
+  return Object.fromEntries(
     [...response.headers].filter(([name]) => !['x-request-id', 'date'].includes(name)),
   );
-  return { problem, headers };
 }
 
 /** A request to every route of a list, each as a client would send it. */
@@ -205,15 +214,29 @@ export function listsSuite(host: TestHost) {
       ['a stale If-Match', 412, { title: 'b' }, { 'if-match': '"stale.1"' }],
       ['no title', 400, {}, {}],
       ['a title that is not a string', 400, { title: false }, {}],
+      ['a title over the limit', 400, { title: 'x'.repeat(1001) }, {}],
       ['an unknown key', 400, { title: 'b', colour: 'red' }, {}],
       ['another id', 400, { id: NEVER_MADE_ID, title: 'b' }, {}],
+      ['malformed JSON', 400, '{"title": "b",}', {}],
+      ['a JSON array', 400, '["b"]', {}],
       ['a body too large', 413, { title: 'x'.repeat(20000) }, {}],
-    ])('refuses %s with %i and changes nothing', async (_name, status, body, headers) => {
-      const { id } = await createList(api(), 'Kept');
-      const before = await readList(api(), id);
-      await expectProblem(await rename(api(), id, body, headers), status);
-      expect(await readList(api(), id)).toEqual(before);
-    });
+    ])(
+      'refuses %s with %i, and changes and announces nothing',
+      async (_name, status, body, headers) => {
+        const { id } = await createList(api(), 'Kept');
+        const items = { ...api(), paths: namedListPaths(id) };
+        const before = [await readList(api(), id), await snapshot(items)];
+        const stream = await opened(api(), { path: namedListPaths(id).sse });
+        await firstEvent(stream);
+        await expectProblem(await rename(api(), id, body, headers), status);
+        const marker = await createTodo(items, { title: 'the next change' });
+        expect(await stream.nextEvent()).toMatchObject({ event: 'created', data: marker });
+        expect([await readList(api(), id), (await snapshot(items)).todos]).toEqual([
+          before[0],
+          [marker],
+        ]);
+      },
+    );
 
     it('refuses a body not sent as JSON with 415 and changes nothing', async () => {
       const { id } = await createList(api(), 'Kept');
@@ -295,12 +318,41 @@ export function listsSuite(host: TestHost) {
         for (const id of [NEVER_MADE_ID, deleted.id, MALFORMED_ID]) {
           const [, path, init] = everyRoute(id).find(([route]) => route === name)!;
           const response = await api().fetch(path, init);
-          answers.push(init.method === 'HEAD' ? response.status : await notFoundOf(response));
+          answers.push(
+            init.method === 'HEAD'
+              ? { status: response.status, headers: comparableHeaders(response) }
+              : await notFoundOf(response),
+          );
         }
         expect(answers[1]).toEqual(answers[0]);
         expect(answers[2]).toEqual(answers[0]);
       },
     );
+
+    it.each([
+      ['a preflight', { method: 'OPTIONS', headers: { 'access-control-request-method': 'PUT' } }],
+      ['a method the route does not serve', { method: 'PATCH' }],
+    ])('answers %s of a list the same whatever its id', async (_name, init) => {
+      const [made, deleted] = [await createList(api()), await createList(api())];
+      await api().fetch(listPathOf(deleted.id), { method: 'DELETE' });
+      const answers = [];
+      for (const id of [made.id, NEVER_MADE_ID, deleted.id, MALFORMED_ID]) {
+        for (const path of [listPathOf(id), namedListPaths(id).todos, namedListPaths(id).sse]) {
+          const response = await api().fetch(path, init);
+          const { instance: _, ...body } = response.headers.get('content-type')?.includes('json')
+            ? ((await response.json()) as Record<string, unknown>)
+            : {};
+          answers.push({
+            path: path.replace(id, '{id}'),
+            status: response.status,
+            body,
+            headers: comparableHeaders(response),
+          });
+        }
+      }
+      const first = answers.slice(0, 3);
+      expect(answers).toEqual([...first, ...first, ...first, ...first]);
+    });
 
     it('says no list has the id', async () => {
       const problem = await expectProblem(await api().fetch(listPathOf(NEVER_MADE_ID)), 404);

@@ -2,7 +2,7 @@ import { EventEmitter, once } from 'node:events';
 import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/hosts/node/server.ts';
-import { MemoryTodoStore } from '../../src/todos/store.ts';
+import { MemoryTodoStore } from '../../src/todos/memory-store.ts';
 import { recordingLogger } from '../support/log-lines.ts';
 import { listState, useNodeServer } from '../support/node-server.ts';
 import { RawConnection } from '../support/raw-client.ts';

@@ -82,7 +82,7 @@ async function withDeadline<T>(promise: Promise<T>): Promise<T> {
 
 /** Opens the list's event stream (or `path`) and checks that it opened. */
 export async function openStream(
-  service: TestService,
+  service: Pick<TestService, 'fetch' | 'paths'>,
   options: { path?: string; headers?: Record<string, string> } = {},
 ): Promise<StreamReader> {
   const abort = new AbortController();

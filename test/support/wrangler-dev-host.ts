@@ -140,6 +140,14 @@ export class WranglerDev {
     return this.#testCall(TEST_PATHS.evict, listId);
   }
 
+  /**
+   * Puts the storage of the service from before there were named lists (`ONE_LIST`) in the
+   * default list's object, and evicts it.
+   */
+  oneListSchema(): Promise<void> {
+    return this.#testCall(TEST_PATHS.oneListSchema);
+  }
+
   async #testCall(path: string, listId?: string): Promise<void> {
     const response = await this.fetch(withList(path, listId), { method: 'POST' });
     if (response.status !== 204) {

@@ -1,7 +1,7 @@
 import worker, { TodoListObject as ListObject } from '../../src/hosts/workerd/worker.ts';
 import { LIST_NAME, type Env } from '../../src/hosts/workerd/env.ts';
 import { objectIdOf } from '../../src/hosts/workerd/object-ids.ts';
-import { FORGET_REASON, TEST_PATHS } from './test-paths.ts';
+import { FORGET_REASON, ONE_LIST, TEST_PATHS } from './test-paths.ts';
 
 /**
  * The real object under the name `wrangler.toml` binds, plus what only a test may do to it.
@@ -29,6 +29,36 @@ export class TodoListObject extends ListObject {
 
   objectId(): string {
     return this.ctx.id.toString();
+  }
+
+  /**
+   * The storage of the service from before there were named lists. An eviction must follow, in
+   * a call of its own: one in this call would drop these writes with it.
+   */
+  oneListSchema(): void {
+    const sql = this.ctx.storage.sql;
+    // Not deleteAll(), whose wiping would take these writes with it.
+    for (const table of ['lists', 'list_items', 'list_changes'])
+      sql.exec(`DROP TABLE IF EXISTS ${table}`);
+    sql.exec('CREATE TABLE list_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+    sql.exec(
+      'CREATE TABLE todos (id TEXT NOT NULL UNIQUE, title TEXT NOT NULL, ' +
+        'completed INTEGER NOT NULL, version TEXT NOT NULL)',
+    );
+    sql.exec(
+      'CREATE TABLE changes (sequence INTEGER PRIMARY KEY, type TEXT NOT NULL, todo TEXT NOT NULL)',
+    );
+    const { run, sequence, items } = ONE_LIST;
+    sql.exec("INSERT INTO list_state VALUES ('run', ?), ('sequence', ?)", run, String(sequence));
+    items.forEach(({ id, title, completed }, index) =>
+      sql.exec(
+        'INSERT INTO todos VALUES (?, ?, ?, ?)',
+        id,
+        title,
+        completed ? 1 : 0,
+        `${run}.${index + 1}`,
+      ),
+    );
   }
 }
 
@@ -65,14 +95,22 @@ export default {
   async fetch(request, env) {
     const url = new URL(request.url);
     const path = url.pathname;
-    if (path === TEST_PATHS.forget || path === TEST_PATHS.evict) {
+    if (
+      path === TEST_PATHS.forget ||
+      path === TEST_PATHS.evict ||
+      path === TEST_PATHS.oneListSchema
+    ) {
       const object = objectOf(url, env);
+      const call =
+        path === TEST_PATHS.forget
+          ? object.forget()
+          : path === TEST_PATHS.evict
+            ? object.evict()
+            : object.oneListSchema().then(() => objectOf(url, env).evict());
       // The call fails by design, with the reason it gave: the object it runs in is aborted.
-      await (path === TEST_PATHS.forget ? object.forget() : object.evict()).catch(
-        (error: unknown) => {
-          if (!String(error).includes(FORGET_REASON)) throw error;
-        },
-      );
+      await call.catch((error: unknown) => {
+        if (!String(error).includes(FORGET_REASON)) throw error;
+      });
       return new Response(null, { status: 204 });
     }
     if (path === TEST_PATHS.streamStats) {

@@ -33,11 +33,38 @@ describe('named lists under wrangler dev, STORAGE = "memory"', () => {
   const service = () => dev.asService();
   const onList = (id: string) => dev.asService(namedListPaths(id));
 
-  it('serves two lists from two objects, each the object whose id the list id is', async () => {
+  it('serves two lists from two objects, each holding only its own list', async () => {
     const [a, b] = [await createList(service()), await createList(service())];
+    // A stream of list a, opened through the worker, is held by a's object, not by b's.
+    const stream = await openStream(onList(a.id));
+    await stream.nextEvent();
+    const held = [
+      (await dev.streamStats(a.id)).openStreams,
+      (await dev.streamStats(b.id)).openStreams,
+    ];
+    stream.close();
     const hex = (id: string) => Buffer.from(bytesOfBase64Url(id)!).toString('hex');
-    expect([await dev.objectId(a.id), await dev.objectId(b.id)]).toEqual([hex(a.id), hex(b.id)]);
-    expect(hex(a.id)).not.toBe(hex(b.id));
+    expect([held, await dev.objectId(a.id), await dev.objectId(b.id)]).toEqual([
+      [1, 0],
+      hex(a.id),
+      hex(b.id),
+    ]);
+  });
+
+  it('answers an id nobody made exactly as one whose list was deleted, and a malformed one', async () => {
+    const deleted = (await createList(service())).id;
+    await dev.fetch(listPathOf(deleted), { method: 'DELETE' });
+    const answers = [];
+    for (const id of [forged((await createList(service())).id), deleted, MALFORMED_ID]) {
+      const response = await dev.fetch(namedListPaths(id).todos);
+      const { instance: _, ...problem } = (await response.json()) as Record<string, unknown>;
+      const headers = [...response.headers].filter(
+        ([name]) => !['x-request-id', 'date', 'cf-ray'].includes(name),
+      );
+      answers.push({ status: response.status, problem, headers });
+    }
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
   });
 
   it.each([

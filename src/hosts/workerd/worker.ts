@@ -7,6 +7,7 @@ import { Responses } from '../../http/responses.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from '../../http/request-id.ts';
 import { pathOf } from '../../http/routing.ts';
 import type { ListDirectory } from '../../lists/list-directory.ts';
+import { DEFAULT_LIST_PATHS, LISTS_PATH } from '../../lists/list-paths.ts';
 import { answerAfterBody } from './answer-after-body.ts';
 import { LIST_NAME, type Env } from './env.ts';
 import { objectIdOf } from './object-ids.ts';
@@ -15,10 +16,8 @@ import { workersAssets } from './workers-assets.ts';
 
 export { TodoListObject } from './todo-list-object.ts';
 
-/** The default list's routes. */
-const DEFAULT_LIST_ROUTE = /^\/api\/(?:todos|sse)(?:\/|$)/;
-/** A named list's routes, its id first. */
-const NAMED_LIST_ROUTE = /^\/api\/lists\/([^/]+)(?:\/|$)/;
+/** Whether `path` is `base` or below it. */
+const isUnder = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
 
 /** This isolate's configuration, read from `[vars]` once, or what is wrong with them. */
 let config: WorkerConfig | ConfigError | undefined;
@@ -72,10 +71,14 @@ function workerLists(env: Env): ListDirectory {
  * worker's own handler answers it, exactly as an object answers for a list that is gone.
  */
 function listObjectOf(path: string, env: Env): DurableObjectStub | undefined {
-  if (DEFAULT_LIST_ROUTE.test(path)) return env.TODO_LIST.get(env.TODO_LIST.idFromName(LIST_NAME));
-  const named = NAMED_LIST_ROUTE.exec(path);
-  const objectId = named && objectIdOf(env.TODO_LIST, named[1]!);
-  return objectId ? env.TODO_LIST.get(objectId) : undefined;
+  const { todos, sse } = DEFAULT_LIST_PATHS;
+  if (isUnder(path, todos) || isUnder(path, sse)) {
+    return env.TODO_LIST.get(env.TODO_LIST.idFromName(LIST_NAME));
+  }
+  if (!path.startsWith(`${LISTS_PATH}/`)) return undefined;
+  const listId = path.slice(LISTS_PATH.length + 1).split('/', 1)[0]!;
+  const objectId = objectIdOf(env.TODO_LIST, listId);
+  return objectId && env.TODO_LIST.get(objectId);
 }
 
 function route(request: Request, env: Env): Promise<Response> {
