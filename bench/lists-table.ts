@@ -12,6 +12,8 @@ export interface ListsSummary {
   readonly probesPerSecond: Record<number, number>;
   readonly probeCpu: Record<number, number>;
   readonly memoryPerList: number | undefined;
+  /** What 10,000 lists of one item hold above a new service. */
+  readonly memoryAboveEmpty: number | undefined;
 }
 
 export function summariseLists(
@@ -40,6 +42,8 @@ export function summariseLists(
     probeCpu: byCount((run) => run.probe.serverCpuUsPerRequest),
     memoryPerList:
       memory.length === 0 ? undefined : median(memory.map((run) => run.heapExternalPerList)),
+    memoryAboveEmpty:
+      memory.length === 0 ? undefined : median(memory.map((run) => run.heapExternalAboveEmpty)),
   };
 }
 
@@ -72,12 +76,12 @@ export function listsTable(summary: ListsSummary): string {
       ],
     ],
   );
-  const perList = summary.memoryPerList;
+  const { memoryPerList: perList, memoryAboveEmpty: aboveEmpty } = summary;
   const memory =
-    perList === undefined
+    perList === undefined || aboveEmpty === undefined
       ? ''
-      : `\n\nMemory per named list of one item (ours, 10,000 lists made by POST, after GC): ` +
-        `${format.count(perList)} bytes of heap + external, ` +
-        `${format.mib(perList * 10_000)} for 10,000 lists.`;
+      : `\n\nMemory of named lists of one item (ours, made by POST, after GC): 10,000 lists ` +
+        `hold ${format.mib(aboveEmpty)} of heap + external above a new service; past the ` +
+        `first 200, ${format.count(perList)} bytes a list.`;
   return `${table}${memory}`;
 }

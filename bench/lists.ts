@@ -20,7 +20,9 @@ export interface ListSpreadRun {
 export interface ListMemoryRun {
   readonly round: number;
   readonly lists: number;
-  /** V8 heap plus memory outside it, per list of one item. */
+  /** V8 heap plus memory outside it that `lists` lists of one item hold above a new service. */
+  readonly heapExternalAboveEmpty: number;
+  /** The same per list, past the first 200: what one more list costs, code warmed up. */
   readonly heapExternalPerList: number;
 }
 
@@ -111,8 +113,9 @@ const listThenItem: LoadPlan = {
 };
 
 /**
- * Memory per named list of one item, ours only: lists and items made by real requests, so each
- * holds what a request leaves behind; measured after GC, from 200 lists to 200 + `lists`.
+ * Memory of named lists of one item, ours only: lists and items made by real requests, so each
+ * holds what a request leaves behind; measured after GC on a new service, after its first 200
+ * lists, and after `lists`.
  */
 export async function measureListMemory(
   harness: Harness,
@@ -123,15 +126,18 @@ export async function measureListMemory(
   return withServer(harness, 'ours', `ours-list-memory-r${round}`, async (server) => {
     const make = (count: number) =>
       applyLoad(server, listThenItem, { ...harness.load, seconds: 120 }, 2 * count);
+    const held = ({ heapUsed, external }: { heapUsed: number; external: number }) =>
+      heapUsed + external;
+    const empty = held(await server.memory());
     await make(200);
-    const before = await server.memory();
-    await make(lists);
-    const after = await server.memory();
+    const warm = held(await server.memory());
+    await make(lists - 200);
+    const all = held(await server.memory());
     return {
       round,
       lists,
-      heapExternalPerList:
-        (after.heapUsed + after.external - before.heapUsed - before.external) / lists,
+      heapExternalAboveEmpty: all - empty,
+      heapExternalPerList: (all - warm) / (lists - 200),
     };
   });
 }

@@ -51,9 +51,9 @@ export async function startNodeHost(maxItems: number, storageFile?: string): Pro
     openStreams: () => events.openCount,
     create: (title, completed) => store.create({ title, completed }).todo.id,
     createList: async (title) => {
-      const { info } = await lists.create(title);
-      lists.find(info.id)!.store.create({ title: 'Water the plants', completed: false });
-      return info.id;
+      const { list } = await lists.create(title);
+      lists.find(list.id)!.store.create({ title: 'Water the plants', completed: false });
+      return list.id;
     },
     ...(database && { batch: database.transaction }),
   };
