@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { withServer, type Harness } from './harness.ts';
 import { applyLoad, type LoadPlan, type LoadResult } from './load.ts';
+import { headerOf, postThenDelete } from './scaling.ts';
 import { post } from './scenarios.ts';
 
 /** How many named lists the writes are spread over, each on a fresh server. */
@@ -29,32 +30,12 @@ export interface ListMemoryRun {
 export const listCountSeconds = (warmUpSeconds: number, seconds: number) =>
   1 + warmUpSeconds + 2 * seconds;
 
-const headerOf = (headers: Record<string, string>, name: string) =>
-  Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
-
 /**
  * Each connection creates an item in a list picked at random and deletes it, again and again:
  * every list keeps its one item, and the writes land on all the lists alike.
  */
-function spreadWrites(ids: readonly string[]): LoadPlan {
-  return {
-    requests: [
-      {
-        ...post,
-        setupRequest: (request) => ({
-          ...request,
-          path: `/api/lists/${ids[Math.floor(Math.random() * ids.length)]}/todos`,
-        }),
-        onResponse: (_, __, context, headers) => (context.at = headerOf(headers, 'location')),
-      },
-      {
-        method: 'DELETE',
-        setupRequest: (request, context) => ({ ...request, path: String(context.at) }),
-      },
-    ],
-    expect: [200, 201],
-  };
-}
+const spreadWrites = (ids: readonly string[]): LoadPlan =>
+  postThenDelete(() => `/api/lists/${ids[Math.floor(Math.random() * ids.length)]}/todos`);
 
 /** GET of the items of a list nobody made, a new random id each time: what a probe costs. */
 const probe: LoadPlan = {

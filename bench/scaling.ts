@@ -39,26 +39,30 @@ export const scalingSizeSeconds = (items: number, warmUpSeconds: number, seconds
   0.5 + warmUpSeconds + operationsAt(items).length * seconds;
 export const ITEM_MEMORY_SECONDS = 3;
 
-const headerOf = (headers: Record<string, string>, name: string) =>
+export const headerOf = (headers: Record<string, string>, name: string) =>
   Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
 
 /**
  * Each connection creates an item and deletes it, again and again, so the list stays at the
- * size it was given: a DELETE of a pre-made pool would shrink it as it ran.
+ * size it was given: a DELETE of a pre-made pool would shrink it as it ran. Each POST goes to
+ * the collection `collection()` names, by default the default list's.
  */
-const postThenDelete: LoadPlan = {
-  requests: [
-    {
-      ...post,
-      onResponse: (_, __, context, headers) => (context.at = headerOf(headers, 'location')),
-    },
-    {
-      method: 'DELETE',
-      setupRequest: (request, context) => ({ ...request, path: String(context.at) }),
-    },
-  ],
-  expect: [200, 201],
-};
+export function postThenDelete(collection = () => post.path): LoadPlan {
+  return {
+    requests: [
+      {
+        ...post,
+        setupRequest: (request) => ({ ...request, path: collection() }),
+        onResponse: (_, __, context, headers) => (context.at = headerOf(headers, 'location')),
+      },
+      {
+        method: 'DELETE',
+        setupRequest: (request, context) => ({ ...request, path: String(context.at) }),
+      },
+    ],
+    expect: [200, 201],
+  };
+}
 
 function planOf(operation: ScalingOperation, items: number, ids: readonly string[]): LoadPlan {
   const middle = ids[ids.length >> 1]!;
@@ -68,7 +72,7 @@ function planOf(operation: ScalingOperation, items: number, ids: readonly string
     case 'put':
       return { requests: [put(middle)], expect: [200] };
     case 'post-delete':
-      return postThenDelete;
+      return postThenDelete();
     case 'get-list':
       return { requests: [get('/api/todos')], expect: [200], minBytes: items * 60 };
   }
