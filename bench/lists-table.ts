@@ -1,12 +1,12 @@
 import { format, formatTable } from './format.ts';
-import { LIST_COUNTS, type ListMemoryRun, type ListSpreadRun } from './lists.ts';
+import { LIST_COUNTS, type ListMemoryRun, type ListProbeRun, type ListSpreadRun } from './lists.ts';
 import { median, medianRatio } from './stats.ts';
 
 export interface ListsSummary {
   /** POST + DELETE pairs per second, and server CPU µs per request, by list count: medians. */
   readonly pairsPerSecond: Record<number, number>;
   readonly cpuPerRequest: Record<number, number>;
-  /** Each round's rate over many lists over its rate on one, median over rounds. */
+  /** Each slice's rate over many lists over the rate on one in the same turn: the median. */
   readonly toOneList: Record<number, number | undefined>;
   /** GETs of an id that names no list: per second, and server CPU µs each, by list count. */
   readonly probesPerSecond: Record<number, number>;
@@ -18,28 +18,38 @@ export interface ListsSummary {
 
 export function summariseLists(
   runs: readonly ListSpreadRun[],
+  probes: readonly ListProbeRun[],
   memory: readonly ListMemoryRun[],
 ): ListsSummary {
-  const at = (lists: number) => runs.filter((run) => run.lists === lists);
-  const byCount = (value: (run: ListSpreadRun) => number) =>
-    Object.fromEntries(LIST_COUNTS.map((lists) => [lists, median(at(lists).map(value))]));
+  const byCount = <Run extends { lists: number }>(
+    of: readonly Run[],
+    value: (run: Run) => number,
+  ) =>
+    Object.fromEntries(
+      LIST_COUNTS.map((lists) => [
+        lists,
+        median(of.filter((run) => run.lists === lists).map(value)),
+      ]),
+    );
   const rate = (run: ListSpreadRun) => run.result.requestsPerSecond / 2;
+  // medianRatio pairs runs by their round: here a turn of slices is such a round.
+  const turns = runs.map((run) => ({ ...run, round: run.round * 1000 + run.slice }));
   return {
-    pairsPerSecond: byCount(rate),
-    cpuPerRequest: byCount((run) => run.result.serverCpuUsPerRequest),
+    pairsPerSecond: byCount(runs, rate),
+    cpuPerRequest: byCount(runs, (run) => run.result.serverCpuUsPerRequest),
     toOneList: Object.fromEntries(
       LIST_COUNTS.map((lists) => [
         lists,
         medianRatio(
-          runs,
+          turns,
           (run) => run.lists === lists,
           (run) => run.lists === 1,
           rate,
         ),
       ]),
     ),
-    probesPerSecond: byCount((run) => run.probe.requestsPerSecond),
-    probeCpu: byCount((run) => run.probe.serverCpuUsPerRequest),
+    probesPerSecond: byCount(probes, (run) => run.result.requestsPerSecond),
+    probeCpu: byCount(probes, (run) => run.result.serverCpuUsPerRequest),
     memoryPerList:
       memory.length === 0 ? undefined : median(memory.map((run) => run.heapExternalPerList)),
     memoryAboveEmpty:

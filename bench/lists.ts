@@ -10,12 +10,21 @@ export const LIST_COUNTS = [1, 100, 10_000] as const;
 export const LISTS_FOR_MEMORY = 10_000;
 export const LIST_MEMORY_SECONDS = 10;
 
+/** How many slices each count gets in a round: the counts take turns, slice by slice. */
+export const LIST_SLICES = 8;
+
 export interface ListSpreadRun {
+  readonly round: number;
+  readonly slice: number;
+  readonly lists: number;
+  readonly result: LoadResult;
+}
+
+/** GETs of a random id that names no list, once per round on each count's server. */
+export interface ListProbeRun {
   readonly round: number;
   readonly lists: number;
   readonly result: LoadResult;
-  /** GETs of a random id that names no list, on the same server. */
-  readonly probe: LoadResult;
 }
 
 export interface ListMemoryRun {
@@ -27,8 +36,11 @@ export interface ListMemoryRun {
   readonly heapExternalPerList: number;
 }
 
-export const listCountSeconds = (warmUpSeconds: number, seconds: number) =>
-  1 + warmUpSeconds + 2 * seconds;
+/** A slice's seconds: short, so that every count meets the same moments of a noisy machine. */
+const SLICE_SECONDS = 1;
+
+export const listRoundSeconds = (warmUpSeconds: number, seconds: number) =>
+  LIST_COUNTS.length * (2 + warmUpSeconds + seconds + LIST_SLICES * SLICE_SECONDS);
 
 /**
  * Each connection creates an item in a list picked at random and deletes it, again and again:
@@ -52,29 +64,55 @@ const probe: LoadPlan = {
 };
 
 /**
- * Ours only: writes spread over 1, 100 and 10,000 named lists of one item each, a fresh server
- * for each count. The counts go up in odd rounds and down in even ones, so a machine that
- * drifts does not always favour the same count.
+ * Ours only: writes spread over 1, 100 and 10,000 named lists of one item each, a server for
+ * each count, all three up at once. The load takes turns between them in short slices, the
+ * order turned every slice, as `bench:ab` does: a ratio is taken between the slices of one
+ * turn, which saw the same machine, so drift does not favour one count.
  */
-export async function runListSpread(harness: Harness, round: number): Promise<ListSpreadRun[]> {
-  const runs: ListSpreadRun[] = [];
-  const counts = round % 2 === 1 ? LIST_COUNTS : [...LIST_COUNTS].reverse();
-  for (const lists of counts) {
-    harness.progress.step(
-      `round ${round}/${harness.rounds}, writes over ${lists} lists, ours`,
-      listCountSeconds(harness.warmUpSeconds, harness.load.seconds),
+export async function runListSpread(
+  harness: Harness,
+  round: number,
+): Promise<{ spread: ListSpreadRun[]; probes: ListProbeRun[] }> {
+  harness.progress.step(
+    `round ${round}/${harness.rounds}, writes over ${LIST_COUNTS.join(', ')} lists, ours`,
+    listRoundSeconds(harness.warmUpSeconds, harness.load.seconds),
+  );
+  const servers = await Promise.all(
+    LIST_COUNTS.map((lists) => harness.launch('ours', `ours-lists-${lists}-r${round}`)),
+  );
+  try {
+    const plans = await Promise.all(
+      servers.map(async (server, index) =>
+        spreadWrites(await server.seedLists(LIST_COUNTS[index]!)),
+      ),
     );
-    await withServer(harness, 'ours', `ours-lists-${lists}-r${round}`, async (server) => {
-      const plan = spreadWrites(await server.seedLists(lists));
-      harness.progress.show(`warming up ${harness.warmUpSeconds} s`);
-      await applyLoad(server, plan, { ...harness.load, seconds: harness.warmUpSeconds });
-      harness.progress.show(`measuring ${harness.load.seconds} s`);
-      const result = await applyLoad(server, plan, harness.load);
+    const slice = { ...harness.load, seconds: SLICE_SECONDS };
+    harness.progress.show(`warming up ${harness.warmUpSeconds} s each`);
+    for (const [index, server] of servers.entries()) {
+      await applyLoad(server, plans[index]!, { ...harness.load, seconds: harness.warmUpSeconds });
+    }
+    const spread: ListSpreadRun[] = [];
+    for (let turn = 1; turn <= LIST_SLICES; turn += 1) {
+      harness.progress.show(`slice ${turn} of ${LIST_SLICES}`);
+      const order = LIST_COUNTS.map((_, index) => (index + turn) % LIST_COUNTS.length);
+      for (const index of order) {
+        const result = await applyLoad(servers[index]!, plans[index]!, slice);
+        spread.push({ round, slice: turn, lists: LIST_COUNTS[index]!, result });
+      }
+    }
+    const probes: ListProbeRun[] = [];
+    for (const [index, server] of servers.entries()) {
       harness.progress.show(`probes, ${harness.load.seconds} s`);
-      runs.push({ round, lists, result, probe: await applyLoad(server, probe, harness.load) });
-    });
+      probes.push({
+        round,
+        lists: LIST_COUNTS[index]!,
+        result: await applyLoad(server, probe, harness.load),
+      });
+    }
+    return { spread, probes };
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
   }
-  return runs;
 }
 
 /** A named list made by POST /api/lists, then one item in it, again and again. */

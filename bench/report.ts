@@ -4,6 +4,7 @@ import type { BenchOptions } from './options.ts';
 import type { Pinning } from './pinning.ts';
 import type { describeMachine } from './results.ts';
 import { listsTable, summariseLists } from './lists-table.ts';
+import { LIST_SLICES } from './lists.ts';
 import { scalingTables, summariseScaling } from './scaling-table.ts';
 import { CONNECTIONS, FAN_OUT, fanOutKinds, MAX_ITEMS, type AllRuns } from './sections.ts';
 import { checkTargets, targetsTable } from './targets.ts';
@@ -18,7 +19,7 @@ export function summarise(runs: AllRuns, { sections, scenarios, servers }: Bench
     ? summariseScaling(runs.scaling, runs.itemMemory)
     : undefined;
   const lists = sections.includes('lists')
-    ? summariseLists(runs.listSpread, runs.listMemory)
+    ? summariseLists(runs.listSpread, runs.listProbes, runs.listMemory)
     : undefined;
   const targets = checkTargets(
     sections.includes('throughput') ? throughput : [],
@@ -95,9 +96,11 @@ export function reportText(
   }
   if (lists) {
     parts.push(
-      `Lists, ours only: a fresh server for each count, its named lists made straight in the ` +
-        `server with one item each; each connection creates an item in a list picked at random, ` +
-        `then deletes it, so the writes land on every list alike.`,
+      `Lists, ours only: a server for each count, all up at once, its named lists made straight ` +
+        `in the server with one item each; each connection creates an item in a list picked at ` +
+        `random, then deletes it, so the writes land on every list alike. The load takes turns ` +
+        `between the servers in slices of 1 s (${LIST_SLICES} turns a round, the order turned ` +
+        `every turn); a ratio is the median of the ratios within each turn.`,
       listsTable(lists),
     );
   }

@@ -14,13 +14,13 @@ import {
   type ScalingRun,
 } from './scaling.ts';
 import {
-  LIST_COUNTS,
   LIST_MEMORY_SECONDS,
-  listCountSeconds,
+  listRoundSeconds,
   LISTS_FOR_MEMORY,
   measureListMemory,
   runListSpread,
   type ListMemoryRun,
+  type ListProbeRun,
   type ListSpreadRun,
 } from './lists.ts';
 import { runThroughput, throughputRunSeconds, type ThroughputRun } from './throughput.ts';
@@ -39,6 +39,7 @@ export interface AllRuns {
   readonly scaling: ScalingRun[];
   readonly itemMemory: ItemMemoryRun[];
   readonly listSpread: ListSpreadRun[];
+  readonly listProbes: ListProbeRun[];
   readonly listMemory: ListMemoryRun[];
 }
 
@@ -69,7 +70,7 @@ export function planRun(options: BenchOptions): { steps: number; seconds: number
     add(1, ITEM_MEMORY_SECONDS);
   }
   if (sections.includes('lists')) {
-    add(LIST_COUNTS.length, listCountSeconds(warmUpSeconds, seconds));
+    add(1, listRoundSeconds(warmUpSeconds, seconds));
     add(1, LIST_MEMORY_SECONDS);
   }
   return { steps, seconds: planned };
@@ -102,6 +103,7 @@ export async function runSections(harness: Harness, options: BenchOptions): Prom
     scaling: [],
     itemMemory: [],
     listSpread: [],
+    listProbes: [],
     listMemory: [],
   };
   if (sections.includes('throughput')) {
@@ -115,7 +117,9 @@ export async function runSections(harness: Harness, options: BenchOptions): Prom
     runs.itemMemory.push(await measureItemMemory(harness, round, ITEMS_FOR_MEMORY));
   }
   for (let round = 1; sections.includes('lists') && round <= rounds; round += 1) {
-    runs.listSpread.push(...(await runListSpread(harness, round)));
+    const { spread, probes } = await runListSpread(harness, round);
+    runs.listSpread.push(...spread);
+    runs.listProbes.push(...probes);
     runs.listMemory.push(await measureListMemory(harness, round, LISTS_FOR_MEMORY));
   }
   return runs;
