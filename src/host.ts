@@ -30,10 +30,11 @@ export interface Host {
   /** How each event stream is made: a web `TransformStream`, or the host's cheaper way. */
   readonly openEventChannel: OpenEventChannel;
   /**
-   * Whether an event stream hears at once that its client left. A Durable Object does not: it
-   * hears it only when a write fails, so its heartbeats are written in two parts.
+   * Whether the handler writes the heartbeats of its event streams. On workerd the worker that
+   * carries each stream to its client writes them instead, so that the list's object keeps no
+   * timer and can hibernate between changes.
    */
-  readonly hearsClientsLeave: boolean;
+  readonly writesHeartbeats: boolean;
 }
 
 /** The web-standard way for every part: what a host that offers nothing gets. */
@@ -42,5 +43,5 @@ export const WEB_HOST: Host = {
   Response,
   contentLengthIsExact: false,
   openEventChannel: openWebEventChannel,
-  hearsClientsLeave: false,
+  writesHeartbeats: true,
 };

@@ -22,7 +22,7 @@ export type OpenEventChannel = (queueBytes: number) => EventChannel;
 
 /**
  * A channel made of a web `TransformStream`, for any host. A failed write is the only sign
- * some hosts give that a client left (a Durable Object never hears of the abort), so the
+ * some hosts give that a client left (workerd's worker may not hear of the abort), so the
  * writer is kept and every write can fail.
  */
 export const openWebEventChannel: OpenEventChannel = (queueBytes) => {

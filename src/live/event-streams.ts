@@ -23,7 +23,7 @@ const RETRY = encoder.encode(`retry: ${RECONNECT_DELAY_MS}\n\n`);
  * How far a client may fall behind, in bytes queued beyond its opening, before it is dropped.
  * It then reconnects and resumes from the replay buffer, instead of holding memory forever.
  */
-const MAX_BACKLOG_BYTES = 1 << 20;
+export const MAX_BACKLOG_BYTES = 1 << 20;
 
 export type { EventStreamStats };
 
@@ -32,8 +32,7 @@ export type { EventStreamStats };
  * encoded once for all the clients, and only when there is one.
  *
  * A client is dropped as soon as anything shows it left: its request is aborted, its stream
- * is cancelled, or a write to it fails. The last is the only sign some hosts give (a Durable
- * Object never hears of the abort), and the heartbeat makes sure a write happens.
+ * is cancelled, or a write to it fails; the heartbeat makes sure a write happens.
  */
 export class EventStreams implements EventStreamStats {
   readonly #store: TodoStore;
@@ -41,7 +40,7 @@ export class EventStreams implements EventStreamStats {
   readonly #openChannel: OpenEventChannel;
   readonly #clients = new Set<EventClient>();
   readonly #frames = new WeakMap<ChangeEvent, Uint8Array>();
-  readonly #heartbeat: Heartbeat;
+  readonly #heartbeat: Heartbeat | undefined;
   readonly #tally: StreamTally;
   #closed = false;
 
@@ -49,18 +48,16 @@ export class EventStreams implements EventStreamStats {
   constructor(
     store: TodoStore,
     settings: AppConfig['sse'],
-    host: Pick<Host, 'openEventChannel' | 'hearsClientsLeave'>,
+    host: Pick<Host, 'openEventChannel' | 'writesHeartbeats'>,
     tally = new StreamTally(),
   ) {
     this.#store = store;
     this.#tally = tally;
     this.#maxClients = settings.maxClients;
     this.#openChannel = host.openEventChannel;
-    this.#heartbeat = new Heartbeat(
-      settings.heartbeatSeconds,
-      (bytes) => this.#sendAll(bytes),
-      !host.hearsClientsLeave,
-    );
+    if (host.writesHeartbeats) {
+      this.#heartbeat = new Heartbeat(settings.heartbeatSeconds, (bytes) => this.#sendAll(bytes));
+    }
     store.subscribe((change) => {
       if (this.#clients.size > 0) this.#sendAll(this.#frameOf(change));
     });
@@ -71,7 +68,7 @@ export class EventStreams implements EventStreamStats {
   }
 
   get heartbeatRunning(): boolean {
-    return this.#heartbeat.running;
+    return this.#heartbeat?.running ?? false;
   }
 
   /** The channel of a new stream for `request`; 503 when the list is full or stopping. */
@@ -91,15 +88,27 @@ export class EventStreams implements EventStreamStats {
     // between them can be missed or sent twice.
     const opening = this.#openingFor(lastEventIdOf(request));
     const channel = this.#openChannel(opening.byteLength + MAX_BACKLOG_BYTES);
-    const client = new EventClient(channel, request.signal, () => this.#forget(client));
-    client.send(opening);
+    this.#join(channel, request.signal).send(opening);
+    return channel;
+  }
+
+  /**
+   * Takes on a stream opened by an earlier instance of this list in this place, which the host
+   * kept while the list was out of memory: a Durable Object's hibernated WebSocket.
+   */
+  adopt(channel: EventChannel): void {
+    this.#join(channel, undefined);
+  }
+
+  #join(channel: EventChannel, signal: AbortSignal | undefined): EventClient {
+    const client = new EventClient(channel, signal, () => this.#forget(client));
     this.#clients.add(client);
     this.#tally.streamOpened();
-    if (!this.#heartbeat.running) {
+    if (this.#heartbeat?.running === false) {
       this.#heartbeat.start();
       this.#tally.heartbeatStarted();
     }
-    return channel;
+    return client;
   }
 
   /** Ends every open stream cleanly and refuses new ones: the host is shutting down. */
@@ -144,7 +153,7 @@ export class EventStreams implements EventStreamStats {
   #forget(client: EventClient): void {
     this.#clients.delete(client);
     this.#tally.streamEnded();
-    if (this.#clients.size === 0 && this.#heartbeat.running) {
+    if (this.#clients.size === 0 && this.#heartbeat?.running) {
       this.#heartbeat.stop();
       this.#tally.heartbeatStopped();
     }

@@ -74,8 +74,6 @@ export async function startNodeServer(
       // Node's parser ends a body at its Content-Length; what follows is the next request.
       contentLengthIsExact: true,
       openEventChannel: openNodeEventChannel,
-      // The adapter destroys a stream's body as soon as its connection closes.
-      hearsClientsLeave: true,
     },
   });
 
