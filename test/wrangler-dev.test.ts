@@ -8,7 +8,7 @@ import {
   WranglerDev,
   wranglerDev,
   wranglerDevAsDeployed,
-  wranglerDevWithSqlite,
+  wranglerDevInMemory,
 } from './support/wrangler-dev-host.ts';
 import { refusedBodiesSuite } from './workerd/refused-bodies.ts';
 import { ONE_LIST } from './workerd/test-paths.ts';
@@ -17,14 +17,13 @@ conformanceSuite(wranglerDev);
 conformanceSuite(onNamedList(wranglerDev));
 refusedBodiesSuite(wranglerDev);
 refusedBodiesSuite(wranglerDevAsDeployed);
-conformanceSuite(wranglerDevWithSqlite);
-conformanceSuite(onNamedList(wranglerDevWithSqlite));
+conformanceSuite(wranglerDevInMemory);
 afterAll(stopWranglerDev);
 
-describe('the worker under wrangler dev with STORAGE = "sqlite", its object evicted', () => {
+describe('the worker under wrangler dev, its object evicted', () => {
   let dev: WranglerDev;
   beforeAll(async () => {
-    dev = await WranglerDev.started('sqlite evictions', { vars: { STORAGE: 'sqlite' }, env: {} });
+    dev = await WranglerDev.started('evictions', { vars: {}, env: {} });
   });
   beforeEach(() => dev.forget());
   afterAll(() => dev?.stop());

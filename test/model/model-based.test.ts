@@ -1,5 +1,5 @@
 import { afterAll } from 'vitest';
-import { stopWranglerDev, wranglerDevWithSqlite } from '../support/wrangler-dev-host.ts';
+import { stopWranglerDev, wranglerDev } from '../support/wrangler-dev-host.ts';
 import { inProcessHost, nodeHost, withSqlite } from '../support/hosts.ts';
 import { modelBasedSuite } from './suite.ts';
 
@@ -10,5 +10,5 @@ modelBasedSuite(nodeHost, { test: 25, fuzz: 1000 });
 modelBasedSuite(withSqlite(inProcessHost), { test: 15, fuzz: 1000 });
 modelBasedSuite(withSqlite(nodeHost), { test: 10, fuzz: 500 });
 // And on workerd, the object keeping the list in its SQLite storage: few runs, each is slow.
-modelBasedSuite(wranglerDevWithSqlite, { test: 4, fuzz: 100 });
+modelBasedSuite(wranglerDev, { test: 4, fuzz: 100 });
 afterAll(stopWranglerDev);

@@ -75,11 +75,11 @@ export interface TestHost {
    */
   readonly injects: boolean;
   /**
-   * Whether stopping the service cuts its open event streams instead of ending them. workerd
-   * has no shutdown: a service stops when its object is evicted, and wrangler's proxy then drops
-   * the client's connection.
+   * Whether stopping the service leaves the event streams of named lists open. workerd has no
+   * shutdown: stopping its service wipes the default list's object, whose streams then end,
+   * and leaves every named list's object as it is.
    */
-  readonly stopCutsStreams?: boolean;
+  readonly stopKeepsNamedStreams?: boolean;
   /** Whether the host holds at most `limits.maxLists` lists (Node, in-process; not workerd). */
   readonly boundsLists: boolean;
   /** Whether its services' tests run on a named list rather than the default one. */

@@ -46,6 +46,13 @@ export function loggedFailure(lines: readonly string[], when: string): Error {
   return new Error(`wrangler dev logged a failure ${when}:\n${lines.join('\n')}`);
 }
 
+/** What `TEST_PATHS.objectState` answers. */
+export interface ObjectState {
+  readonly instance: string;
+  readonly requestsInFlight: number;
+  readonly webSockets: number;
+}
+
 /** What the processes differ in: the `[vars]` and the environment wrangler runs with. */
 interface WranglerDevSettings {
   readonly vars: Record<string, number | string>;
@@ -125,11 +132,11 @@ export class WranglerDev {
   }
 
   /**
-   * Drops the default list's object from memory and wipes its storage: the next request meets
-   * an empty list.
+   * Drops the object of the list `listId` (the default list's without it) from memory and wipes
+   * its storage: the next request meets an empty default list, or no named list.
    */
-  forget(): Promise<void> {
-    return this.#testCall(TEST_PATHS.forget);
+  forget(listId?: string): Promise<void> {
+    return this.#testCall(TEST_PATHS.forget, listId);
   }
 
   /**
@@ -160,6 +167,16 @@ export class WranglerDev {
     return (
       await this.fetch(withList(TEST_PATHS.streamStats, listId))
     ).json() as Promise<StreamStats>;
+  }
+
+  /**
+   * What keeps the object of the list `listId` (the default list's without it) in memory, and
+   * which instance of it answered.
+   */
+  async objectState(listId?: string): Promise<ObjectState> {
+    return (
+      await this.fetch(withList(TEST_PATHS.objectState, listId))
+    ).json() as Promise<ObjectState>;
   }
 
   /** The id of the object that holds the list `listId`, as that object gives it. */
@@ -240,8 +257,8 @@ function wranglerDevHost(
   return {
     name,
     injects: false,
-    stopCutsStreams: true,
     boundsLists: false,
+    stopKeepsNamedStreams: true,
     async start(options: ServiceOptions = {}) {
       if (
         options.stores !== undefined ||
@@ -260,7 +277,7 @@ function wranglerDevHost(
         paths: DEFAULT_LIST_PATHS,
         fetch: (path, init) => dev.fetch(path, init),
         streamStats: (listId) => dev.streamStats(listId),
-        stopList: (listId) => dev.evict(listId),
+        stopList: (listId) => dev.forget(listId),
         countLists: async () => (addressed += await dev.objectsAddressed()),
         async close() {
           await pool.give(dev);
@@ -272,7 +289,7 @@ function wranglerDevHost(
   };
 }
 
-/** `wrangler dev` exactly as `npm run dev:edge` runs it. */
+/** `wrangler dev` exactly as `npm run dev:edge` runs it: the default list kept in SQLite. */
 export const wranglerDev = wranglerDevHost(
   'workerd: the worker and its Durable Object under wrangler dev',
   {},
@@ -287,11 +304,11 @@ export const wranglerDevAsDeployed = wranglerDevHost(
   { WRANGLER_DISABLE_REQUEST_BODY_DRAINING: 'true' },
 );
 
-/** `wrangler dev` with the list kept in the object's SQLite storage (`STORAGE = "sqlite"`). */
-export const wranglerDevWithSqlite = wranglerDevHost(
-  'workerd under wrangler dev, the list kept in SQLite',
+/** `wrangler dev` with the default list kept in its object's memory (`STORAGE = "memory"`). */
+export const wranglerDevInMemory = wranglerDevHost(
+  'workerd under wrangler dev, the default list kept in memory',
   {},
-  { STORAGE: 'sqlite' },
+  { STORAGE: 'memory' },
 );
 
 /** Stops every `wrangler dev` process the tests started; fails on a failure logged late. */

@@ -8,6 +8,44 @@ import { FORGET_REASON, ONE_LIST, TEST_PATHS } from './test-paths.ts';
  * The test hosts reach these through `TEST_PATHS`.
  */
 export class TodoListObject extends ListObject {
+  /** Which instance of the object this is: a new one after an eviction or hibernation. */
+  readonly #instance = crypto.randomUUID();
+  #requestsInFlight = 0;
+
+  /**
+   * Counts each request until its answer has gone out: an event stream's until its body ends.
+   * Other bodies are whole when answered, and are passed on untouched.
+   */
+  override async fetch(request: Request): Promise<Response> {
+    this.#requestsInFlight += 1;
+    let response: Response;
+    try {
+      response = await super.fetch(request);
+    } catch (error) {
+      this.#requestsInFlight -= 1;
+      throw error;
+    }
+    if (response.headers.get('content-type') !== 'text/event-stream' || response.body === null) {
+      this.#requestsInFlight -= 1;
+      return response;
+    }
+    const { readable, writable } = new TransformStream();
+    void response.body
+      .pipeTo(writable)
+      .catch(() => {})
+      .finally(() => (this.#requestsInFlight -= 1));
+    return new Response(readable, response);
+  }
+
+  /** What keeps the object in memory, as `WranglerDev.objectState` gives it. */
+  objectState() {
+    return {
+      instance: this.#instance,
+      requestsInFlight: this.#requestsInFlight,
+      webSockets: this.ctx.getWebSockets().length,
+    };
+  }
+
   /** Drops the object from memory, as an eviction does: the next request meets a new one. */
   evict(): void {
     this.ctx.abort(FORGET_REASON);
@@ -115,6 +153,9 @@ export default {
     }
     if (path === TEST_PATHS.streamStats) {
       return Response.json(await objectOf(url, env).streamStats());
+    }
+    if (path === TEST_PATHS.objectState) {
+      return Response.json(await objectOf(url, env).objectState());
     }
     if (path === TEST_PATHS.objectId) {
       return Response.json(await objectOf(url, env).objectId());

@@ -27,7 +27,7 @@ function forged(id: string): string {
 describe('named lists under wrangler dev, STORAGE = "memory"', () => {
   let dev: WranglerDev;
   beforeAll(async () => {
-    dev = await WranglerDev.started('named lists', { vars: {}, env: {} });
+    dev = await WranglerDev.started('named lists', { vars: { STORAGE: 'memory' }, env: {} });
   });
   afterAll(() => dev?.stop());
   const service = () => dev.asService();

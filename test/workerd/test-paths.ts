@@ -6,6 +6,11 @@ export const TEST_PATHS = {
   forget: '/__test/forget',
   evict: '/__test/evict',
   streamStats: '/__test/stream-stats',
+  /**
+   * What keeps the object in memory: its requests in flight and its WebSockets, with the id of
+   * the instance that answers, new after each eviction or hibernation.
+   */
+  objectState: '/__test/object-state',
   /** The id of the object that holds the list, as the object itself gives it. */
   objectId: '/__test/object-id',
   /** How many times the worker has addressed an object since the last call. */

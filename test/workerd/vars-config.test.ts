@@ -61,7 +61,7 @@ describe("the worker's [vars]", () => {
       SSE_HEARTBEAT_SECONDS: 15,
       SSE_REPLAY_EVENTS: 1000,
       SSE_MAX_CLIENTS: 10000,
-      STORAGE: 'memory',
+      STORAGE: 'sqlite',
     });
     expect(appConfigFromVars(vars)).toEqual(DEFAULT_APP_CONFIG);
   });
@@ -78,12 +78,12 @@ describe('STORAGE in [vars]', () => {
     }
   };
 
-  it('keeps the list in memory when STORAGE is left out', () => {
-    expect(workerConfigFromVars({}).storage).toBe('memory');
+  it('keeps the list in SQLite when STORAGE is left out', () => {
+    expect(workerConfigFromVars({}).storage).toBe('sqlite');
   });
 
-  it('keeps the list in SQLite with STORAGE = "sqlite"', () => {
-    expect(workerConfigFromVars({ STORAGE: 'sqlite' }).storage).toBe('sqlite');
+  it('keeps the list in memory with STORAGE = "memory"', () => {
+    expect(workerConfigFromVars({ STORAGE: 'memory' }).storage).toBe('memory');
   });
 
   it('refuses any other STORAGE, naming the choices', () => {

@@ -50,7 +50,10 @@ export type StorageKind = (typeof STORAGE_KINDS)[number];
 /** What the worker and its object read from `[vars]`. */
 export interface WorkerConfig {
   readonly app: AppConfig;
-  /** `STORAGE`: where the default list is kept; `sqlite` survives eviction and deploys. */
+  /**
+   * `STORAGE`: where the default list is kept. `sqlite`, the default, outlives the object
+   * leaving memory; `memory` loses the list whenever the object hibernates or is evicted.
+   */
   readonly storage: StorageKind;
 }
 
@@ -64,7 +67,7 @@ export function workerConfigFromVars(vars: Readonly<Record<string, unknown>>): W
     if (!(error instanceof ConfigError)) throw error;
     problems.push(...error.problems);
   }
-  const storage = vars.STORAGE ?? 'memory';
+  const storage = vars.STORAGE ?? 'sqlite';
   if (!STORAGE_KINDS.includes(storage as StorageKind)) {
     problems.push(
       `[vars] STORAGE must be one of ${STORAGE_KINDS.join(', ')}; it is ${shown(vars.STORAGE)}.`,

@@ -7,9 +7,10 @@ import { Responses } from '../../http/responses.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from '../../http/request-id.ts';
 import { pathOf } from '../../http/routing.ts';
 import type { ListDirectory } from '../../lists/list-directory.ts';
-import { DEFAULT_LIST_PATHS, LISTS_PATH } from '../../lists/list-paths.ts';
+import { DEFAULT_LIST_PATHS, LISTS_PATH, namedListPaths } from '../../lists/list-paths.ts';
 import { answerAfterBody } from './answer-after-body.ts';
 import { LIST_NAME, type Env } from './env.ts';
+import { relayEvents } from './event-relay.ts';
 import { objectIdOf } from './object-ids.ts';
 import { workerConfigFromVars, type WorkerConfig } from './vars-config.ts';
 import { workersAssets } from './workers-assets.ts';
@@ -81,12 +82,23 @@ function listObjectOf(path: string, env: Env): DurableObjectStub | undefined {
   return objectId && env.TODO_LIST.get(objectId);
 }
 
+/** A list's event stream: the worker holds it, so that the list's object can hibernate. */
+function isStreamPath(path: string): boolean {
+  const listId = path.slice(LISTS_PATH.length + 1).split('/', 1)[0]!;
+  return path === DEFAULT_LIST_PATHS.sse || path === namedListPaths(listId).sse;
+}
+
 function route(request: Request, env: Env): Promise<Response> {
   const config = configOf(env);
   if (config instanceof ConfigError) {
     return answerAfterBody(request, async () => misconfigured(config, request));
   }
-  const list = listObjectOf(pathOf(request.url), env);
+  const path = pathOf(request.url);
+  const list = listObjectOf(path, env);
+  if (list !== undefined && request.method === 'GET' && isStreamPath(path)) {
+    const listObject = () => listObjectOf(path, env)!;
+    return relayEvents(request, listObject, config.app.sse.heartbeatSeconds);
+  }
   if (list !== undefined) {
     // One byte over the limit is all the object's handler needs to refuse a body.
     const needed = config.app.limits.maxBodyBytes + 1;

@@ -1,0 +1,148 @@
+import type { EventChannel } from '../../live/event-channel.ts';
+import { placeOfEventId } from '../../live/events.ts';
+import type { TodoList } from '../../lists/todo-list.ts';
+import { STREAM_ENDED, STREAM_RESTARTED } from './relay-protocol.ts';
+
+/** What a socket keeps while its object hibernates: the run of the list it was opened on. */
+interface SocketAttachment {
+  readonly run: string;
+}
+
+/**
+ * The event streams of a list's object, each a WebSocket to the worker that carries the stream
+ * to its client. The object accepts them with the Hibernation API, so it holds no request for
+ * any of them and may leave memory while they stay open; the runtime keeps the sockets, and
+ * wakes the object for a change or a closed socket. Each socket is an `EventChannel`, so the
+ * list's `EventStreams` treats it as any other stream.
+ */
+export class EventSockets {
+  readonly #ctx: DurableObjectState;
+  /** The run of the list now in memory, kept on each socket to be checked after hibernation. */
+  readonly #runOfList: () => string;
+  readonly #channels = new Map<WebSocket, SocketChannel>();
+
+  constructor(ctx: DurableObjectState, runOfList: () => string) {
+    this.#ctx = ctx;
+    this.#runOfList = runOfList;
+  }
+
+  /** A channel for a new stream; its socket is accepted when the handler answers with it. */
+  readonly open = (): EventChannel =>
+    new SocketChannel(this.#channels, (socket) => {
+      this.#ctx.acceptWebSocket(socket);
+      socket.serializeAttachment({ run: this.#runOfList() } satisfies SocketAttachment);
+    });
+
+  /**
+   * Hands `list` the streams this object held before it hibernated. A stream opened on another
+   * run of the list (a list kept in memory starts again when its object does) is closed so its
+   * worker reconnects, and finds it must start its client again.
+   */
+  adoptAll(listOf: () => TodoList | undefined): void {
+    const sockets = this.#ctx.getWebSockets();
+    const list = sockets.length > 0 ? listOf() : undefined;
+    for (const socket of sockets) {
+      const { run } = socket.deserializeAttachment() as SocketAttachment;
+      if (list === undefined || list.deleted) closeQuietly(socket, STREAM_ENDED);
+      else if (run !== placeOfEventId(list.store.version)?.run) {
+        closeQuietly(socket, STREAM_RESTARTED);
+      } else list.events.adopt(new SocketChannel(this.#channels, socket));
+    }
+  }
+
+  /** The worker closed the socket, or it failed: its client is gone. */
+  closed(socket: WebSocket): void {
+    this.#channels.get(socket)?.leave();
+  }
+}
+
+/**
+ * One stream's WebSocket, on the object's side. The runtime queues what is sent without a
+ * limit, so the worker, which sees its client's own queue, drops a client that falls behind.
+ */
+class SocketChannel implements EventChannel {
+  readonly #channels: Map<WebSocket, SocketChannel>;
+  #socket: WebSocket;
+  /** The worker's end of a new socket, until the answer hands it over. */
+  #peer: WebSocket | undefined;
+  #accept: ((socket: WebSocket) => void) | undefined;
+  /** What was written before the socket was accepted. */
+  #pending: Uint8Array[] = [];
+  #open = true;
+  #gone = () => {};
+
+  /** A new socket, accepted by `accept`; or one accepted by an earlier instance. */
+  constructor(
+    channels: Map<WebSocket, SocketChannel>,
+    socket: ((socket: WebSocket) => void) | WebSocket,
+  ) {
+    this.#channels = channels;
+    if (typeof socket === 'function') {
+      const { 0: peer, 1: own } = new WebSocketPair();
+      this.#socket = own;
+      this.#peer = peer;
+      this.#accept = socket;
+    } else {
+      this.#socket = socket;
+      channels.set(socket, this);
+    }
+  }
+
+  get room(): number | null {
+    return this.#open ? Number.MAX_SAFE_INTEGER : null;
+  }
+
+  write(bytes: Uint8Array): void {
+    if (this.#accept !== undefined) return void this.#pending.push(bytes);
+    try {
+      this.#socket.send(bytes);
+    } catch {
+      this.leave();
+    }
+  }
+
+  close(): void {
+    this.#end();
+  }
+
+  abort(): void {
+    this.#end();
+  }
+
+  onGone(listener: () => void): void {
+    this.#gone = listener;
+  }
+
+  leave(): void {
+    if (!this.#open) return;
+    this.#end();
+    this.#gone();
+  }
+
+  respond(init: ResponseInit): Response {
+    const accept = this.#accept!;
+    this.#accept = undefined;
+    accept(this.#socket);
+    for (const bytes of this.#pending.splice(0)) this.#socket.send(bytes);
+    // Ended before it was answered (the list was deleted meanwhile): it ends after its opening.
+    if (this.#open) this.#channels.set(this.#socket, this);
+    else closeQuietly(this.#socket, STREAM_ENDED);
+    return new Response(null, { status: 101, webSocket: this.#peer!, headers: init.headers });
+  }
+
+  #end(): void {
+    if (!this.#open) return;
+    this.#open = false;
+    this.#channels.delete(this.#socket);
+    if (this.#accept === undefined) closeQuietly(this.#socket, STREAM_ENDED);
+  }
+}
+
+/** Closes a socket that may have closed already. */
+function closeQuietly(socket: WebSocket, code: number): void {
+  try {
+    socket.close(code);
+  } catch {
+    // Closed already: nothing is left to tell the worker.
+  }
+}

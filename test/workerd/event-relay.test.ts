@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { namedListPaths } from '../../src/lists/list-paths.ts';
+import { createTodo, type TodoJson } from '../support/api.ts';
+import type { TestService } from '../support/hosts.ts';
+import { createList } from '../support/lists.ts';
+import { firstEvent, openStream, sequenceOf, type StreamReader } from '../support/sse.ts';
+import { WranglerDev } from '../support/wrangler-dev-host.ts';
+
+/**
+ * The runtime lets an object with nothing to do hibernate after about ten seconds; each look
+ * at it is a request, so they come further apart than that.
+ */
+const HIBERNATION_WAIT_MS = 50_000;
+const HIBERNATION_POLL_MS = 12_000;
+const HEARTBEAT_SECONDS = 1;
+
+/** The events a stream gets next, `count` of them, as [type, item title, sequence]. */
+async function nextEvents(stream: StreamReader, count: number) {
+  const events = [];
+  for (let i = 0; i < count; i += 1) {
+    const { event, data, id } = await stream.nextEvent();
+    events.push([event, (data as TodoJson).title, sequenceOf(id)]);
+  }
+  return events;
+}
+
+async function openAll(service: TestService, count: number): Promise<StreamReader[]> {
+  const streams = [];
+  for (let i = 0; i < count; i += 1) {
+    const stream = await openStream(service);
+    await firstEvent(stream);
+    streams.push(stream);
+  }
+  return streams;
+}
+
+describe.each([
+  ['the default list', undefined],
+  ['a named list', 'named'],
+] as const)('event streams of %s on workerd, held by the worker', (_, kind) => {
+  let dev: WranglerDev;
+  let listId: string | undefined;
+  let service: TestService;
+  beforeAll(async () => {
+    dev = await WranglerDev.started(`event relay ${kind}`, {
+      vars: { SSE_HEARTBEAT_SECONDS: HEARTBEAT_SECONDS },
+      env: {},
+    });
+  });
+  beforeEach(async () => {
+    await dev.forget();
+    listId = kind && (await createList(dev.asService())).id;
+    service = dev.asService(listId === undefined ? undefined : namedListPaths(listId));
+    dev.newFailures();
+  });
+  afterAll(() => dev?.stop());
+
+  it('leaves the object no request in flight, one WebSocket a stream', async () => {
+    const streams = await openAll(service, 3);
+    const state = await dev.objectState(listId);
+    for (const stream of streams) stream.close();
+    expect([state.requestsInFlight, state.webSockets]).toEqual([0, 3]);
+  });
+
+  it('lets the object leave memory while its streams stay open, and wakes it for a change', async () => {
+    const streams = await openAll(service, 2);
+    const { instance } = await dev.objectState(listId);
+    await expect
+      .poll(async () => (await dev.objectState(listId)).instance, {
+        timeout: HIBERNATION_WAIT_MS,
+        interval: HIBERNATION_POLL_MS,
+      })
+      .not.toBe(instance);
+    await createTodo(service, { title: 'after hibernation' });
+    const delivered = await Promise.all(streams.map((stream) => nextEvents(stream, 1)));
+    for (const stream of streams) stream.close();
+    expect(delivered.map((events) => events[0]!.slice(0, 2))).toEqual([
+      ['created', 'after hibernation'],
+      ['created', 'after hibernation'],
+    ]);
+  }, 70_000);
+
+  it('sends every stream each change made after its object was evicted, in order, once', async () => {
+    const streams = await openAll(service, 3);
+    await createTodo(service, { title: 'before' });
+    await dev.evict(listId);
+    for (const title of ['after 1', 'after 2']) await createTodo(service, { title });
+    const received = await Promise.all(streams.map((stream) => nextEvents(stream, 3)));
+    for (const stream of streams) stream.close();
+    const first = received[0]![0]![2] as number;
+    const expected = [
+      ['created', 'before', first],
+      ['created', 'after 1', first + 1],
+      ['created', 'after 2', first + 2],
+    ];
+    expect(received).toEqual([expected, expected, expected]);
+  });
+
+  it('sends nothing twice across an eviction: the next event follows the last', async () => {
+    const stream = (await openAll(service, 1))[0]!;
+    await createTodo(service, { title: 'before' });
+    await nextEvents(stream, 1);
+    await dev.evict(listId);
+    await createTodo(service, { title: 'after' });
+    const next = await stream.nextEvent();
+    stream.close();
+    expect([next.event, (next.data as TodoJson).title]).toEqual(['created', 'after']);
+  });
+
+  it('closes the WebSocket of a client that left within two heartbeats', async () => {
+    const [leaving] = await openAll(service, 1);
+    const staying = (await openAll(service, 1))[0]!;
+    leaving!.close();
+    await expect
+      .poll(async () => (await dev.objectState(listId)).webSockets, {
+        timeout: 2 * HEARTBEAT_SECONDS * 1000 + 1000,
+        interval: 100,
+      })
+      .toBe(1);
+    staying.close();
+  });
+
+  it('logs no failure of the runtime', async () => {
+    const streams = await openAll(service, 2);
+    await dev.evict(listId);
+    await createTodo(service);
+    await Promise.all(streams.map((stream) => stream.nextEvent()));
+    for (const stream of streams) stream.close();
+    await new Promise((resolve) => setTimeout(resolve, 3 * HEARTBEAT_SECONDS * 1000));
+    expect(dev.newFailures()).toEqual([]);
+  });
+});
+
+describe('event streams of a default list kept in memory on workerd', () => {
+  let dev: WranglerDev;
+  beforeAll(async () => {
+    dev = await WranglerDev.started('event relay in memory', {
+      vars: { STORAGE: 'memory' },
+      env: {},
+    });
+  });
+  afterAll(() => dev?.stop());
+
+  it('ends the stream when the object restarts, so the client reconnects to the new list', async () => {
+    const stream = (await openAll(dev.asService(), 1))[0]!;
+    await createTodo(dev.asService(), { title: 'lost with the object' });
+    await stream.nextEvent();
+    await dev.evict();
+    await createTodo(dev.asService(), { title: 'on the new list' });
+    expect(await stream.nextBlock()).toBeUndefined();
+  });
+});
