@@ -120,6 +120,13 @@ describe.each([
     staying.close();
   });
 
+  it('serves the stream at its path with a trailing slash, as the router matches it', async () => {
+    const stream = await openStream(service, { path: `${service.paths.sse}/` });
+    const first = await firstEvent(stream);
+    stream.close();
+    expect(first.event).toBe('snapshot');
+  });
+
   it('logs no failure of the runtime', async () => {
     const streams = await openAll(service, 2);
     await dev.evict(listId);
@@ -148,5 +155,23 @@ describe('event streams of a default list kept in memory on workerd', () => {
     await dev.evict();
     await createTodo(dev.asService(), { title: 'on the new list' });
     expect(await stream.nextBlock()).toBeUndefined();
+  });
+
+  it('ends the stream when the object wakes from hibernation with its list started again', async () => {
+    const stream = (await openAll(dev.asService(), 1))[0]!;
+    const { instance } = await dev.objectState();
+    await expect
+      .poll(async () => (await dev.objectState()).instance, {
+        timeout: HIBERNATION_WAIT_MS,
+        interval: HIBERNATION_POLL_MS,
+      })
+      .not.toBe(instance);
+    let block = await stream.nextBlock();
+    while (block !== undefined && 'comment' in block) block = await stream.nextBlock();
+    expect(block).toBeUndefined();
+  }, 70_000);
+
+  it('logs no failure of the runtime', () => {
+    expect(dev.newFailures()).toEqual([]);
   });
 });

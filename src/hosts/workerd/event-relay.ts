@@ -1,11 +1,18 @@
-import { openWebEventChannel } from '../../live/event-channel.ts';
+import { openWebEventChannel, type EventChannel } from '../../live/event-channel.ts';
 import { EventClient } from '../../live/event-client.ts';
 import { MAX_BACKLOG_BYTES } from '../../live/event-streams.ts';
+import { LAST_EVENT_ID_PARAM } from '../../live/events.ts';
 import { PING } from '../../live/heartbeat.ts';
-import { lastEventIdIn, opensWithSnapshot, STREAM_ENDED, withoutRetry } from './relay-protocol.ts';
+import {
+  LastEventId,
+  OPENING_BYTES_HEADER,
+  opensWithSnapshot,
+  STREAM_ENDED,
+  withoutRetry,
+} from './relay-protocol.ts';
 
-/** Headers of the object's WebSocket answer that belong to the socket, not to the stream. */
-const SOCKET_HEADERS = ['upgrade', 'connection', 'sec-websocket-accept'];
+/** Headers of the object's WebSocket answer that are not the stream's. */
+const SOCKET_HEADERS = ['upgrade', 'connection', 'sec-websocket-accept', OPENING_BYTES_HEADER];
 
 /**
  * Answers `GET` of a list's event stream in the worker, which holds the stream to its client
@@ -19,17 +26,14 @@ export async function relayEvents(
   heartbeatSeconds: number,
 ): Promise<Response> {
   const answer = await listObject().fetch(upgradeOf(request));
-  if (answer.webSocket === null) return answer;
+  const socket = answer.webSocket;
+  if (socket === null) return answer;
+  const openingBytes = Number(answer.headers.get(OPENING_BYTES_HEADER));
   const headers = new Headers(answer.headers);
   for (const name of SOCKET_HEADERS) headers.delete(name);
-  const opening = await openingOf(answer.webSocket).catch(() => undefined);
-  // The object was gone before the stream began: an empty stream makes the client reconnect.
-  const channel = openWebEventChannel((opening?.byteLength ?? 0) + MAX_BACKLOG_BYTES);
+  const channel = openWebEventChannel(openingBytes + MAX_BACKLOG_BYTES);
   const response = channel.respond({ status: 200, headers });
-  if (opening === undefined) channel.close();
-  else {
-    new EventRelay(listObject, request, channel, heartbeatSeconds).start(answer.webSocket, opening);
-  }
+  new EventRelay(listObject, request, channel, heartbeatSeconds).listen(accepted(socket));
   return response;
 }
 
@@ -41,27 +45,26 @@ class EventRelay {
   readonly #client: EventClient;
   readonly #heartbeat: ReturnType<typeof setInterval>;
   #socket: WebSocket | undefined;
-  #lastEventId: string | undefined;
+  readonly #lastEventId: LastEventId;
   #ended = false;
 
   constructor(
     listObject: () => DurableObjectStub,
     request: Request,
-    channel: ReturnType<typeof openWebEventChannel>,
+    channel: EventChannel,
     heartbeatSeconds: number,
   ) {
     this.#listObject = listObject;
     this.#request = request;
+    this.#lastEventId = new LastEventId(lastEventIdOf(request));
     this.#client = new EventClient(channel, request.signal, () => this.#stop());
     this.#heartbeat = setInterval(() => this.#client.send(PING), heartbeatSeconds * 1000);
+    // A client that left before the stream began is never told so by its signal.
+    if (request.signal.aborted) this.#client.end();
   }
 
-  start(socket: WebSocket, opening: Uint8Array): void {
-    this.#deliver(opening);
-    this.#listen(socket);
-  }
-
-  #listen(socket: WebSocket): void {
+  /** Passes on what comes on `socket`, accepted: the first socket or one after a restart. */
+  listen(socket: WebSocket): void {
     this.#socket = socket;
     socket.addEventListener('message', ({ data }) => {
       this.#deliver(new Uint8Array(data as ArrayBuffer));
@@ -77,7 +80,7 @@ class EventRelay {
   }
 
   #deliver(bytes: Uint8Array): void {
-    this.#lastEventId = lastEventIdIn(bytes) ?? this.#lastEventId;
+    this.#lastEventId.read(bytes);
     this.#client.send(bytes);
   }
 
@@ -89,15 +92,20 @@ class EventRelay {
    */
   async #reconnect(): Promise<void> {
     try {
-      const answer = await this.#listObject().fetch(upgradeOf(this.#request, this.#lastEventId));
+      const request = upgradeOf(this.#request, this.#lastEventId.value);
+      const answer = await this.#listObject().fetch(request);
       const socket = answer.webSocket;
-      if (socket === null) return this.#client.end();
-      const opening = await openingOf(socket);
+      if (socket === null) {
+        await answer.body?.cancel();
+        return this.#client.end();
+      }
+      const opening = await openingOf(accepted(socket));
       if (this.#ended || opensWithSnapshot(opening)) {
         socket.close(STREAM_ENDED);
         return this.#client.end();
       }
-      this.start(socket, withoutRetry(opening));
+      this.#deliver(withoutRetry(opening));
+      this.listen(socket);
     } catch {
       this.#client.end();
     }
@@ -123,11 +131,24 @@ function upgradeOf(request: Request, lastEventId?: string): Request {
   return new Request(request.url, { headers });
 }
 
-/** The object's first message on a new socket: the opening of the stream. */
-function openingOf(socket: WebSocket): Promise<Uint8Array> {
-  // Bytes to write as they come, not a Blob to read first.
+/** The id a client resumes after: the header a reconnecting EventSource sends wins. */
+function lastEventIdOf(request: Request): string | undefined {
+  const { searchParams } = new URL(request.url);
+  return request.headers.get('last-event-id') || searchParams.get(LAST_EVENT_ID_PARAM) || undefined;
+}
+
+/** The worker's end of a socket to the object, taking bytes as they come, not as Blobs. */
+function accepted(socket: WebSocket): WebSocket {
   socket.binaryType = 'arraybuffer';
   socket.accept();
+  return socket;
+}
+
+/**
+ * The first message on a new socket, which begins the opening of the stream; the socket is
+ * listened to as soon as it is known, before the runtime dispatches the next message.
+ */
+function openingOf(socket: WebSocket): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const opened = ({ data }: MessageEvent) => {
       socket.removeEventListener('close', failed);

@@ -1,7 +1,7 @@
 import type { EventChannel } from '../../live/event-channel.ts';
 import { placeOfEventId } from '../../live/events.ts';
 import type { TodoList } from '../../lists/todo-list.ts';
-import { STREAM_ENDED, STREAM_RESTARTED } from './relay-protocol.ts';
+import { messagesOf, OPENING_BYTES_HEADER, STREAM_ENDED } from './relay-protocol.ts';
 
 /** What a socket keeps while its object hibernates: the run of the list it was opened on. */
 interface SocketAttachment {
@@ -28,25 +28,25 @@ export class EventSockets {
 
   /** A channel for a new stream; its socket is accepted when the handler answers with it. */
   readonly open = (): EventChannel =>
-    new SocketChannel(this.#channels, (socket) => {
+    SocketChannel.opened(this.#channels, (socket) => {
       this.#ctx.acceptWebSocket(socket);
       socket.serializeAttachment({ run: this.#runOfList() } satisfies SocketAttachment);
     });
 
   /**
    * Hands `list` the streams this object held before it hibernated. A stream opened on another
-   * run of the list (a list kept in memory starts again when its object does) is closed so its
-   * worker reconnects, and finds it must start its client again.
+   * run of the list (a list kept in memory starts again when its object does) ends, and its
+   * client reconnects to the list as it is now.
    */
   adoptAll(listOf: () => TodoList | undefined): void {
     const sockets = this.#ctx.getWebSockets();
     const list = sockets.length > 0 ? listOf() : undefined;
     for (const socket of sockets) {
       const { run } = socket.deserializeAttachment() as SocketAttachment;
-      if (list === undefined || list.deleted) closeQuietly(socket, STREAM_ENDED);
-      else if (run !== placeOfEventId(list.store.version)?.run) {
-        closeQuietly(socket, STREAM_RESTARTED);
-      } else list.events.adopt(new SocketChannel(this.#channels, socket));
+      const sameRun = list !== undefined && run === placeOfEventId(list.store.version)?.run;
+      if (sameRun && !list.deleted)
+        list.events.adopt(SocketChannel.adopted(this.#channels, socket));
+      else closeQuietly(socket, STREAM_ENDED);
     }
   }
 
@@ -62,30 +62,37 @@ export class EventSockets {
  */
 class SocketChannel implements EventChannel {
   readonly #channels: Map<WebSocket, SocketChannel>;
-  #socket: WebSocket;
+  readonly #socket: WebSocket;
   /** The worker's end of a new socket, until the answer hands it over. */
   #peer: WebSocket | undefined;
   #accept: ((socket: WebSocket) => void) | undefined;
-  /** What was written before the socket was accepted. */
-  #pending: Uint8Array[] = [];
+  /** What was written before the socket was accepted: the opening. */
+  readonly #pending: Uint8Array[] = [];
   #open = true;
   #gone = () => {};
 
-  /** A new socket, accepted by `accept`; or one accepted by an earlier instance. */
-  constructor(
-    channels: Map<WebSocket, SocketChannel>,
-    socket: ((socket: WebSocket) => void) | WebSocket,
-  ) {
+  private constructor(channels: Map<WebSocket, SocketChannel>, socket: WebSocket) {
     this.#channels = channels;
-    if (typeof socket === 'function') {
-      const { 0: peer, 1: own } = new WebSocketPair();
-      this.#socket = own;
-      this.#peer = peer;
-      this.#accept = socket;
-    } else {
-      this.#socket = socket;
-      channels.set(socket, this);
-    }
+    this.#socket = socket;
+  }
+
+  /** A new socket, accepted by `accept` when the handler answers with it. */
+  static opened(
+    channels: Map<WebSocket, SocketChannel>,
+    accept: (socket: WebSocket) => void,
+  ): SocketChannel {
+    const { 0: peer, 1: own } = new WebSocketPair();
+    const channel = new SocketChannel(channels, own);
+    channel.#peer = peer;
+    channel.#accept = accept;
+    return channel;
+  }
+
+  /** A socket an earlier instance of the object accepted. */
+  static adopted(channels: Map<WebSocket, SocketChannel>, socket: WebSocket): SocketChannel {
+    const channel = new SocketChannel(channels, socket);
+    channels.set(socket, channel);
+    return channel;
   }
 
   get room(): number | null {
@@ -95,7 +102,7 @@ class SocketChannel implements EventChannel {
   write(bytes: Uint8Array): void {
     if (this.#accept !== undefined) return void this.#pending.push(bytes);
     try {
-      this.#socket.send(bytes);
+      for (const message of messagesOf(bytes)) this.#socket.send(message);
     } catch {
       this.leave();
     }
@@ -119,22 +126,24 @@ class SocketChannel implements EventChannel {
     this.#gone();
   }
 
+  // The handler opens a stream and answers with it in one synchronous step, so nothing ends
+  // the stream before this.
   respond(init: ResponseInit): Response {
-    const accept = this.#accept!;
+    this.#accept!(this.#socket);
     this.#accept = undefined;
-    accept(this.#socket);
-    for (const bytes of this.#pending.splice(0)) this.#socket.send(bytes);
-    // Ended before it was answered (the list was deleted meanwhile): it ends after its opening.
-    if (this.#open) this.#channels.set(this.#socket, this);
-    else closeQuietly(this.#socket, STREAM_ENDED);
-    return new Response(null, { status: 101, webSocket: this.#peer!, headers: init.headers });
+    this.#channels.set(this.#socket, this);
+    const headers = new Headers(init.headers);
+    const openingBytes = this.#pending.reduce((total, bytes) => total + bytes.byteLength, 0);
+    headers.set(OPENING_BYTES_HEADER, String(openingBytes));
+    for (const bytes of this.#pending.splice(0)) this.write(bytes);
+    return new Response(null, { status: 101, webSocket: this.#peer!, headers });
   }
 
   #end(): void {
     if (!this.#open) return;
     this.#open = false;
     this.#channels.delete(this.#socket);
-    if (this.#accept === undefined) closeQuietly(this.#socket, STREAM_ENDED);
+    closeQuietly(this.#socket, STREAM_ENDED);
   }
 }
 

@@ -52,8 +52,9 @@ export class TodoListObject extends DurableObject<Env> {
   // The object, not the worker, must finish the body: workerd breaks the worker-to-object body
   // pipe when the object answers first, and the client then sees a reset or a hang.
   override fetch(request: Request): Promise<Response> {
-    // A stream's socket outlives this request: the handler must not hear it end.
-    if (request.headers.get('upgrade') === 'websocket') {
+    // The worker's request for a stream's socket, which outlives it: the handler must not hear
+    // it end.
+    if (request.method === 'GET' && request.headers.get('upgrade') === 'websocket') {
       return this.app.fetch(new Request(request.url, { headers: request.headers }));
     }
     return answerAfterBody(request, (forwarded) => this.app.fetch(forwarded));

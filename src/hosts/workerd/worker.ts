@@ -82,10 +82,14 @@ function listObjectOf(path: string, env: Env): DurableObjectStub | undefined {
   return objectId && env.TODO_LIST.get(objectId);
 }
 
-/** A list's event stream: the worker holds it, so that the list's object can hibernate. */
+/**
+ * A list's event stream, with any trailing slashes, as the router matches it: the worker holds
+ * it, so that the list's object can hibernate.
+ */
 function isStreamPath(path: string): boolean {
-  const listId = path.slice(LISTS_PATH.length + 1).split('/', 1)[0]!;
-  return path === DEFAULT_LIST_PATHS.sse || path === namedListPaths(listId).sse;
+  const trimmed = path.replace(/\/+$/, '');
+  const listId = trimmed.slice(LISTS_PATH.length + 1).split('/', 1)[0]!;
+  return trimmed === DEFAULT_LIST_PATHS.sse || trimmed === namedListPaths(listId).sse;
 }
 
 function route(request: Request, env: Env): Promise<Response> {

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import {
+  LastEventId,
+  MAX_MESSAGE_BYTES,
+  messagesOf,
+  opensWithSnapshot,
+  withoutRetry,
+} from '../../src/hosts/workerd/relay-protocol.ts';
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+const text = (parts: Iterable<Uint8Array>) =>
+  [...parts].map((part) => new TextDecoder().decode(part));
+
+const EVENTS =
+  'id: r.1\nevent: created\ndata: {"id":"a","title":"id: r.9","completed":false}\n\n' +
+  'event: list-deleted\ndata: {"id":"x","title":"t"}\n\n' +
+  'id: r.2\nevent: deleted\ndata: {"id":"a","title":"\\n\\nid: r.8","completed":false}\n\n';
+
+describe('the messages the object sends the worker', () => {
+  it('sends what fits in one message as it is', () => {
+    expect(text(messagesOf(bytes(EVENTS)))).toEqual([EVENTS]);
+  });
+
+  it('keeps whole SSE messages together, none over the largest size', () => {
+    const event = `id: r.1\nevent: created\ndata: ${'x'.repeat(400_000)}\n\n`;
+    const messages = [...messagesOf(bytes(event.repeat(5)))];
+    expect(messages.map((message) => message.byteLength)).toEqual([
+      event.length * 2,
+      event.length * 2,
+      event.length,
+    ]);
+  });
+
+  it('cuts a single SSE message larger than the largest size into pieces of that size', () => {
+    const snapshot = `retry: 3000\n\nid: r.0\nevent: snapshot\ndata: [${'x'.repeat(2_500_000)}]\n\n`;
+    const messages = [...messagesOf(bytes(snapshot))];
+    expect([
+      messages.length > 2,
+      messages.every((message) => message.byteLength <= MAX_MESSAGE_BYTES),
+      text(messages).join(''),
+    ]).toEqual([true, true, snapshot]);
+  });
+});
+
+describe('the last event id the worker passed on', () => {
+  it('is the id of the last SSE message that has one, never text inside the data', () => {
+    const last = new LastEventId(undefined);
+    last.read(bytes(EVENTS));
+    expect(last.value).toBe('r.2');
+  });
+
+  it('is the same wherever the bytes were cut into messages', () => {
+    const stream = bytes(`retry: 3000\n\n${EVENTS}`);
+    const found = new Set<string | undefined>();
+    for (let first = 0; first < stream.byteLength; first += 1) {
+      for (const second of [first + 1, first + 2, stream.byteLength]) {
+        const last = new LastEventId('start');
+        last.read(stream.subarray(0, first));
+        last.read(stream.subarray(first, second));
+        last.read(stream.subarray(second));
+        found.add(last.value);
+      }
+    }
+    expect([...found]).toEqual(['r.2']);
+  });
+
+  it('stays the one the client resumed after until an event with an id comes', () => {
+    const last = new LastEventId('r.5');
+    last.read(bytes('retry: 3000\n\n'));
+    expect(last.value).toBe('r.5');
+  });
+});
+
+describe('an opening after the worker reconnects', () => {
+  it('gives the whole list when it holds a snapshot', () => {
+    const opening = bytes('retry: 3000\n\nid: r.0\nevent: snapshot\ndata: []\n\n');
+    expect(opensWithSnapshot(opening)).toBe(true);
+  });
+
+  it('goes on from the client’s last event when it holds the changes since', () => {
+    const opening = bytes(`retry: 3000\n\n${EVENTS}`);
+    expect([opensWithSnapshot(opening), text([withoutRetry(opening)])]).toEqual([false, [EVENTS]]);
+  });
+});
