@@ -249,6 +249,14 @@ describe('--help', () => {
     }
   });
 
+  it('says where each profile listens and how it logs, as its file sets it', async () => {
+    const service = start(['--help']);
+    await service.exited;
+    expect(service.stdout).toContain(
+      'listens on 127.0.0.1:8080 and logs short readable lines (pino-pretty) at the debug level',
+    );
+  });
+
   it('is offered when the start argument is wrong', async () => {
     const service = start(['staging']);
     await service.exited;

@@ -1,4 +1,4 @@
-import { PROFILES } from './load-config.ts';
+import { loadConfig, PROFILES, type Profile } from './load-config.ts';
 
 /** What `npm start -- --help` prints: how to start the service and what it reads. */
 export function helpText(configDir: string): string {
@@ -7,9 +7,7 @@ export function helpText(configDir: string): string {
 Serves the to-do API, its event stream and the page on one port.
 
 Profiles (default prod):
-${PROFILES.map((profile) => `  ${profile.padEnd(6)}${configDir}/${profile}.yaml`).join('\n')}
-  prod  listens on 0.0.0.0:8080 and logs JSON lines (pino)
-  dev   listens on 127.0.0.1:8080 and logs short readable lines (pino-pretty)
+${PROFILES.map((profile) => `  ${profile.padEnd(6)}${configDir}/${profile}.yaml\n        ${summaryOf(configDir, profile)}`).join('\n')}
 
 Environment:
   PORT             the port to listen on, over the profile's "port" (0 picks a free one)
@@ -20,4 +18,16 @@ Environment:
 
 Every key of the YAML files is described in docs/configuration.md.
 `;
+}
+
+/** What a profile's file sets, as it is now: where it listens and how it logs. */
+function summaryOf(configDir: string, profile: Profile): string {
+  try {
+    const { host, port, log } = loadConfig(configDir, profile, {});
+    const lines =
+      log.format === 'json' ? 'JSON lines (pino)' : 'short readable lines (pino-pretty)';
+    return `listens on ${host}:${port} and logs ${lines} at the ${log.level} level`;
+  } catch (error) {
+    return `cannot be used: ${(error as Error).message.split('\n')[0]}`;
+  }
 }
