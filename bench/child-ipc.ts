@@ -25,6 +25,16 @@ export interface Answers {
   readonly seed: readonly string[];
   /** The ids of `count` named lists, each with one item, made straight in the server. */
   readonly seedLists: readonly string[];
+  /** Of a server with storage: its commits so far; null without. */
+  readonly commits: CommitCounts | null;
+}
+
+/** A server's commits to storage so far. */
+export interface CommitCounts {
+  /** At index n, how many commits wrote n changes. */
+  readonly sizes: readonly number[];
+  /** Time spent writing and committing, during which the server did nothing else. */
+  readonly busyMs: number;
 }
 
 export interface Question {
@@ -44,12 +54,16 @@ export const READY = -1;
 export interface ChildServer {
   readonly url: string;
   openStreams(): number;
-  /** Stores one item as a create would, straight into the server's list; returns its id. */
-  create(title: string, completed: boolean): string;
-  /** Runs `work` as one write to durable storage, when there is any: seeding stays quick. */
-  batch?<T>(work: () => T): T;
+  /**
+   * Stores one item as a create would, straight into the server's list; returns its id, or
+   * where there is storage a promise of it once it is durable (creates made together share
+   * commits).
+   */
+  create(title: string, completed: boolean): string | Promise<string>;
   /** Makes a named list holding one item, as its create and a POST would; returns its id. */
   createList?(title: string): Promise<string>;
+  /** Where there is storage: its commits so far. */
+  commits?(): CommitCounts;
 }
 
 /** `limits.maxItems`, the same for every server in one run: the child's one argument. */
@@ -69,7 +83,7 @@ export function serveParent(server: ChildServer): void {
     },
     // Distinct titles, so no two items share one string as items made by requests never do.
     seed: ({ count = 0 }: Question) =>
-      (server.batch ?? ((work) => work()))(() =>
+      Promise.all(
         Array.from({ length: count }, (_, n) =>
           server.create(`Water the plants, batch ${n}`, n % 3 === 0),
         ),
@@ -80,6 +94,7 @@ export function serveParent(server: ChildServer): void {
       for (let n = 0; n < count; n += 1) ids.push(await server.createList(`Chores, list ${n}`));
       return ids;
     },
+    commits: () => server.commits?.() ?? null,
     memory: async () => {
       // The second collection frees what finalizers of the first let go.
       gc();

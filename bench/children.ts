@@ -5,6 +5,7 @@ import {
   READY,
   type Answers,
   type ChildMessage,
+  type CommitCounts,
   type CpuSample,
   type MemorySample,
   type Question,
@@ -61,6 +62,8 @@ export interface ServerChild {
   seed(count: number): Promise<readonly string[]>;
   /** Makes `count` named lists of one item each, straight in the server; returns their ids. */
   seedLists(count: number): Promise<readonly string[]>;
+  /** The commits to storage so far; null for a server without storage. */
+  commits(): Promise<CommitCounts | null>;
   /** Lets the child exit by itself (so a CPU profile gets written), killing it after 5 s. */
   stop(): Promise<void>;
 }
@@ -157,6 +160,7 @@ export async function startServerChild(
     cpu: () => ask('cpu'),
     seed: (count) => ask('seed', count),
     seedLists: (count) => ask('seedLists', count),
+    commits: () => ask('commits'),
     stop,
   };
 }

@@ -4,8 +4,7 @@
 import { createLogger, logRequest } from '../src/hosts/node/logger.ts';
 import { DEFAULT_NODE_CONFIG } from '../src/hosts/node/node-config.ts';
 import { startNodeServer } from '../src/hosts/node/server.ts';
-import { openSqliteFile } from '../src/hosts/node/sqlite-file.ts';
-import { sqliteListStores } from '../src/lists/sqlite-list-stores.ts';
+import { openStorageAt } from '../src/hosts/node/storage-file.ts';
 import type { ChildServer } from './child-ipc.ts';
 
 /** The prod profile's settings the soak keeps to. */
@@ -30,7 +29,7 @@ export function requestLogger(): (request: Request, response: Response, started:
  * page: only /api is asked for.
  */
 export async function startNodeHost(maxItems: number, storageFile?: string): Promise<ChildServer> {
-  const database = storageFile === undefined ? undefined : openSqliteFile(storageFile);
+  const storage = storageFile === undefined ? undefined : openStorageAt(storageFile);
   const running = await startNodeServer(
     {
       ...DEFAULT_NODE_CONFIG,
@@ -42,19 +41,19 @@ export async function startNodeHost(maxItems: number, storageFile?: string): Pro
       sse: { ...DEFAULT_NODE_CONFIG.sse, maxClients: 20_000 },
     },
     createLogger(DEFAULT_NODE_CONFIG.log),
-    { stores: database && sqliteListStores(database) },
+    { stores: storage?.stores },
   );
   const { lists, events } = running.app;
   const { store } = lists.defaultList!;
   return {
     url: running.url,
     openStreams: () => events.openCount,
-    create: (title, completed) => store.create({ title, completed }).todo.id,
+    create: async (title, completed) => (await store.create({ title, completed })).todo.id,
     createList: async (title) => {
       const { list } = await lists.create(title);
-      lists.find(list.id)!.store.create({ title: 'Water the plants', completed: false });
+      await lists.find(list.id)!.store.create({ title: 'Water the plants', completed: false });
       return list.id;
     },
-    ...(database && { batch: database.transaction }),
+    ...(storage && { commits: () => storage.commits.counts }),
   };
 }

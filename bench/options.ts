@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { SERVER_KINDS, type ServerKind } from './children.ts';
 import { SCENARIOS, type Scenario } from './scenarios.ts';
 
-export const SECTIONS = ['throughput', 'fan-out', 'scaling', 'lists'] as const;
+export const SECTIONS = ['throughput', 'fan-out', 'scaling', 'lists', 'storage'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {

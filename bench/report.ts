@@ -8,7 +8,9 @@ import { LIST_SLICES } from './lists.ts';
 import { scalingTables, summariseScaling } from './scaling-table.ts';
 import { CONNECTIONS, FAN_OUT, fanOutKinds, MAX_ITEMS, type AllRuns } from './sections.ts';
 import { checkTargets, targetsTable } from './targets.ts';
+import { STORAGE_SLICES } from './storage.ts';
 import { storageTable } from './storage-table.ts';
+import { storageWritesTable, summariseStorageWrites } from './storage-writes-table.ts';
 import { busyNote, cpuTable, summariseThroughput, throughputTable } from './throughput-table.ts';
 
 /** Every section's figures, medians over the rounds, and the targets checked against them. */
@@ -21,13 +23,15 @@ export function summarise(runs: AllRuns, { sections, scenarios, servers }: Bench
   const lists = sections.includes('lists')
     ? summariseLists(runs.listSpread, runs.listProbes, runs.listMemory)
     : undefined;
+  const storage = sections.includes('storage') ? summariseStorageWrites(runs.storage) : undefined;
   const targets = checkTargets(
     sections.includes('throughput') ? throughput : [],
     fanOut,
     scaling,
     lists,
+    storage,
   );
-  return { throughput, fanOut, scaling, lists, targets };
+  return { throughput, fanOut, scaling, lists, storage, targets };
 }
 
 export interface RunSetting {
@@ -44,7 +48,7 @@ export function reportText(
   { startedAt, machine, pinning, options }: RunSetting,
 ): string {
   const { sections, servers, rounds, seconds, warmUpSeconds } = options;
-  const { throughput, fanOut, scaling, lists, targets } = tables;
+  const { throughput, fanOut, scaling, lists, storage, targets } = tables;
   const placement = pinning
     ? `each server on core ${pinning.serverCore} and the load on core ${pinning.loadCore} (taskset)`
     : 'servers and load unpinned';
@@ -102,6 +106,20 @@ export function reportText(
         `between the servers in slices of 1 s (${LIST_SLICES} turns a round, the order turned ` +
         `every turn); a ratio is the median of the ratios within each turn.`,
       listsTable(lists),
+    );
+  }
+  if (storage) {
+    parts.push(
+      `Storage, writes: two servers up at once, ours with the lists in memory and ours with ` +
+        `storage.file set (node:sqlite, WAL, synchronous = FULL, a fresh file in the temporary ` +
+        `folder), each with 100 items made straight in its store; each connection creates an ` +
+        `item, then deletes it. At 1 and at ${CONNECTIONS} connections the load takes turns ` +
+        `between the two in slices of 1 s (${STORAGE_SLICES} turns a round, the order turned ` +
+        `every turn); a ratio is the median of the ratios within each turn, "by CPU" the same ` +
+        `from server CPU per request (what the rates would be were both servers the limit). A ` +
+        `commit's changes are those written to the file in one transaction, with one fsync; a ` +
+        `commit runs in the event loop, which does nothing else meanwhile.`,
+      storageWritesTable(storage),
     );
   }
   parts.push(targetsTable(targets));

@@ -23,6 +23,7 @@ import {
   type ListProbeRun,
   type ListSpreadRun,
 } from './lists.ts';
+import { runStorageWrites, storageRoundSeconds, type StorageRun } from './storage.ts';
 import { runThroughput, throughputRunSeconds, type ThroughputRun } from './throughput.ts';
 
 export const CONNECTIONS = 50;
@@ -41,6 +42,7 @@ export interface AllRuns {
   readonly listSpread: ListSpreadRun[];
   readonly listProbes: ListProbeRun[];
   readonly listMemory: ListMemoryRun[];
+  readonly storage: StorageRun[];
 }
 
 /**
@@ -73,6 +75,7 @@ export function planRun(options: BenchOptions): { steps: number; seconds: number
     add(1, listRoundSeconds(warmUpSeconds, seconds));
     add(1, LIST_MEMORY_SECONDS);
   }
+  if (sections.includes('storage')) add(1, storageRoundSeconds(warmUpSeconds));
   return { steps, seconds: planned };
 }
 
@@ -105,6 +108,7 @@ export async function runSections(harness: Harness, options: BenchOptions): Prom
     listSpread: [],
     listProbes: [],
     listMemory: [],
+    storage: [],
   };
   if (sections.includes('throughput')) {
     runs.throughput.push(...(await runThroughput(harness, scenarios, servers)));
@@ -121,6 +125,9 @@ export async function runSections(harness: Harness, options: BenchOptions): Prom
     runs.listSpread.push(...spread);
     runs.listProbes.push(...probes);
     runs.listMemory.push(await measureListMemory(harness, round, LISTS_FOR_MEMORY));
+  }
+  for (let round = 1; sections.includes('storage') && round <= rounds; round += 1) {
+    runs.storage.push(...(await runStorageWrites(harness, round)));
   }
   return runs;
 }

@@ -1,6 +1,7 @@
 import type { FanOutRow } from './fan-out-table.ts';
 import type { ListsSummary } from './lists-table.ts';
 import type { ScalingSummary } from './scaling-table.ts';
+import type { StorageWritesRow } from './storage-writes-table.ts';
 import { format, formatTable } from './format.ts';
 import { notServerBound, type ThroughputRow } from './throughput-table.ts';
 
@@ -78,6 +79,7 @@ export function checkTargets(
   fanOut: readonly FanOutRow[],
   scaling: ScalingSummary | undefined,
   lists: ListsSummary | undefined,
+  storage: readonly StorageWritesRow[] | undefined,
 ): TargetCheck[] {
   const listMemory = measured(lists?.memoryAboveEmpty);
   const row = (scenario: string) => throughput.find((candidate) => candidate.scenario === scenario);
@@ -112,6 +114,14 @@ export function checkTargets(
       lists?.toOneList[10_000],
       0.9,
     ),
+    {
+      ...atLeast(
+        'writes with storage on, 50 connections, ≥ 0.7× the memory store',
+        storage?.find((row) => row.connections === 50)?.sqliteToMemory,
+        0.7,
+      ),
+      byCpu: storage?.find((row) => row.connections === 50)?.sqliteToMemoryByCpu,
+    },
     {
       target: '10,000 lists of one item each < 50 MiB of heap above an empty service',
       value: listMemory,

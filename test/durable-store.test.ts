@@ -1,48 +1,13 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { createApp } from '../src/app.ts';
-import { DEFAULT_APP_CONFIG } from '../src/config.ts';
-import { openSqliteFile } from '../src/hosts/node/sqlite-file.ts';
-import { DEFAULT_LIST_PATHS, listPathOf, namedListPaths } from '../src/lists/list-paths.ts';
-import { localLists } from '../src/lists/local-lists.ts';
-import { sqliteListStores } from '../src/lists/sqlite-list-stores.ts';
+import { describe, expect, it } from 'vitest';
+import { listPathOf, namedListPaths } from '../src/lists/list-paths.ts';
 import type { SqlDatabase } from '../src/todos/sql-database.ts';
 import { expectProblem, sendJson, type TodoJson } from './support/api.ts';
+import { freshFile, opened, sqliteService } from './support/sqlite-service.ts';
 import { openStream } from './support/sse.ts';
 
-const freshFile = () => join(mkdtempSync(join(tmpdir(), 'todo-store-')), 'todos.sqlite');
-
-/**
- * The handler over the lists kept in `db`, as a test service; `replayEvents` as configured;
- * unexpected errors go to `reportError`.
- */
-function appOn(
-  db: SqlDatabase,
-  replayEvents = DEFAULT_APP_CONFIG.sse.replayEvents,
-  reportError: (error: unknown) => void = () => {},
-) {
-  const config = { ...DEFAULT_APP_CONFIG, sse: { ...DEFAULT_APP_CONFIG.sse, replayEvents } };
-  const app = createApp({
-    config,
-    lists: localLists({ stores: sqliteListStores(db) }),
-    host: { reportError },
-  });
-  onTestFinished(() => app.close());
-  return {
-    app,
-    paths: DEFAULT_LIST_PATHS,
-    fetch: (path: string, init?: RequestInit) =>
-      app.fetch(new Request(new URL(path, 'http://localhost'), init)),
-  };
-}
-
-function opened(file: string) {
-  const db = openSqliteFile(file);
-  onTestFinished(() => db.close());
-  return db;
-}
+/** The handler over the lists kept in `db`; `replayEvents` and `reportError` as given. */
+const appOn = (db: SqlDatabase, replayEvents?: number, reportError?: (error: unknown) => void) =>
+  sqliteService(db, { replayEvents, reportError });
 
 /** `db`, whose writes fail while `failing` is set, as a full disk makes them. */
 function failingWrites(db: SqlDatabase) {

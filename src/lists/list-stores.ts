@@ -23,14 +23,16 @@ export interface ListStores {
   openDefault(options: StoreOptions): TodoStore;
   /** The named lists kept from an earlier run, in no particular order. */
   openKept(options: StoreOptions): TodoStore[];
-  create(info: ListInfo, options: StoreOptions): TodoStore;
-  remove(listId: string): void;
+  /** A new list's store, once the list is durable. */
+  create(info: ListInfo, options: StoreOptions): Promise<TodoStore>;
+  /** Resolves once the list is gone from storage, its items and changes with it. */
+  remove(listId: string): Promise<void>;
 }
 
 /** Lists in memory only: a restart starts with an empty default list and no other. */
 export const memoryListStores: ListStores = {
   openDefault: (options) => new MemoryTodoStore(options),
   openKept: () => [],
-  create: (info, options) => new MemoryTodoStore({ ...options, info }),
-  remove: () => {},
+  create: async (info, options) => new MemoryTodoStore({ ...options, info }),
+  remove: async () => {},
 };

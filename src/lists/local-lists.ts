@@ -38,6 +38,8 @@ class LocalLists implements ListDirectory {
   readonly #stores: ListStores;
   readonly #storeOptions: StoreOptions;
   readonly #maxLists: number;
+  /** Lists being made or deleted: each holds its place under `maxLists` until it is done. */
+  #changing = 0;
 
   constructor(context: ListContext, options: LocalListsOptions) {
     this.#context = context;
@@ -56,21 +58,39 @@ class LocalLists implements ListDirectory {
   }
 
   async create(title: string): Promise<StoredList> {
-    if (this.#named.size >= this.#maxLists) {
+    if (this.#named.size + this.#changing >= this.#maxLists) {
       throw new HttpProblem(
         507,
         `The service holds the most lists allowed, ${this.#maxLists} (limits.maxLists); ` +
           'delete some first.',
       );
     }
-    const store = this.#stores.create({ id: newListId(), title }, this.#storeOptions);
+    this.#changing += 1;
+    let store: TodoStore;
+    try {
+      store = await this.#stores.create({ id: newListId(), title }, this.#storeOptions);
+    } finally {
+      this.#changing -= 1;
+    }
     this.#named.set(store.listInfo.id, this.#listOf(store));
     return { list: store.listInfo, version: store.listVersion };
   }
 
   async delete(list: TodoList): Promise<void> {
-    this.#stores.remove(list.id);
+    // Gone at once for the requests that come, or wait on a body, while its storage is
+    // deleted; back as it was if that fails. Its streams hear of it only once it is done.
     this.#named.delete(list.id);
+    this.#changing += 1;
+    list.beginDeletion();
+    try {
+      await this.#stores.remove(list.id);
+    } catch (error) {
+      this.#named.set(list.id, list);
+      list.cancelDeletion();
+      throw error;
+    } finally {
+      this.#changing -= 1;
+    }
     list.markDeleted();
   }
 

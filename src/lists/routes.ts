@@ -5,6 +5,7 @@ import { etagOf, isNotModified, requireIfMatch } from '../http/etag.ts';
 import { readJsonObject, readOptionalJsonObject, requireJsonMediaType } from '../http/json-body.ts';
 import type { Responses } from '../http/responses.ts';
 import { methodNotAllowed } from '../http/routing.ts';
+import { judgedOnLatest } from '../todos/judged.ts';
 import type { StoredList } from '../todos/store.ts';
 import { namedListOf, stillThere } from './list-bases.ts';
 import type { ListDirectory } from './list-directory.ts';
@@ -41,8 +42,9 @@ export function addListRoutes(router: RouterType, deps: ListRouteDeps): void {
       ...headers,
     });
 
+  // Checked against the latest list, a rename not yet durable in it.
   const requireCurrent = (request: IRequest, list: TodoList): void =>
-    requireIfMatch(request, etagOf(list.store.listVersion), 'list');
+    requireIfMatch(request, etagOf(list.store.latest.listVersion), 'list');
 
   const createList = async (request: IRequest) => {
     const body = await readOptionalJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
@@ -60,22 +62,26 @@ export function addListRoutes(router: RouterType, deps: ListRouteDeps): void {
     return listResponse(200, { list: store.listInfo, version: store.listVersion });
   };
 
-  const renameList = async (request: IRequest) => {
+  const renameList = (request: IRequest) => {
     const list = named(request);
-    requireJsonMediaType(request);
-    requireCurrent(request, list);
-    const body = await readJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
-    const title = parseListTitle(body, { kind: 'replace', id: list.id }, limits.maxTitleLength);
-    // The body arrived asynchronously: the list may have changed or gone meanwhile.
-    requireCurrent(request, stillThere(list));
-    return listResponse(200, list.store.rename(title));
+    return judgedOnLatest(list.store, async () => {
+      requireJsonMediaType(request);
+      requireCurrent(request, list);
+      const body = await readJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
+      const title = parseListTitle(body, { kind: 'replace', id: list.id }, limits.maxTitleLength);
+      // The body arrived asynchronously: the list may have changed or gone meanwhile.
+      requireCurrent(request, stillThere(list));
+      return listResponse(200, await list.store.rename(title));
+    });
   };
 
-  const deleteList = async (request: IRequest) => {
+  const deleteList = (request: IRequest) => {
     const list = named(request);
-    requireCurrent(request, list);
-    await lists.delete(list);
-    return responses.apiEmpty(204);
+    return judgedOnLatest(list.store, async () => {
+      requireCurrent(request, list);
+      await lists.delete(list);
+      return responses.apiEmpty(204);
+    });
   };
 
   router

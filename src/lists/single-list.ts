@@ -1,4 +1,5 @@
 import type { SqlDatabase } from '../todos/sql-database.ts';
+import { immediateWrites } from '../todos/sql-writes.ts';
 import { hasTable, prepareSchema } from '../todos/sqlite-schema.ts';
 import { addListRow, hasListRow, openDefaultSqliteStore } from '../todos/sqlite-list-rows.ts';
 import { openSqliteTodoStore } from '../todos/sqlite-store.ts';
@@ -40,7 +41,7 @@ class DefaultList implements ListDirectory {
     let store: TodoStore;
     if (keepDefault) {
       prepareSchema(sql);
-      store = openDefaultSqliteStore(sql, storeOptions);
+      store = openDefaultSqliteStore(sql, { ...storeOptions, writes: immediateWrites(sql) });
     } else {
       store = new MemoryTodoStore(storeOptions);
     }
@@ -119,8 +120,10 @@ class NamedList implements ListDirectory {
   }
 
   #open(): TodoList {
-    const store = openSqliteTodoStore(this.#options.sql, {
+    const { sql } = this.#options;
+    const store = openSqliteTodoStore(sql, {
       ...storeOptionsOf(this.#context),
+      writes: immediateWrites(sql),
       key: '',
       listId: this.#listId,
     });

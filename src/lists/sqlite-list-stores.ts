@@ -1,26 +1,30 @@
 import type { SqlDatabase } from '../todos/sql-database.ts';
+import { committed, type SqlWrites } from '../todos/sql-writes.ts';
 import { prepareSchema } from '../todos/sqlite-schema.ts';
-import { addListRow, deleteListRows, openDefaultSqliteStore } from '../todos/sqlite-list-rows.ts';
-import { openSqliteTodoStore } from '../todos/sqlite-store.ts';
+import { listDeletion, newList, openDefaultSqliteStore } from '../todos/sqlite-list-rows.ts';
+import { openSqliteTodoStore, sqliteTodoStore } from '../todos/sqlite-store.ts';
 import type { ListStores } from './list-stores.ts';
 
 /**
  * Every list kept in one SQLite database, under its id as the key (the default list's is
- * `''`): what a restart of the Node host with `storage.file` comes back to.
+ * `''`): what a restart of the Node host with `storage.file` comes back to. Every write, of an
+ * item or of a list, goes through `writes`, so each is committed after those made before it.
  */
-export function sqliteListStores(db: SqlDatabase): ListStores {
+export function sqliteListStores(db: SqlDatabase, writes: SqlWrites): ListStores {
   prepareSchema(db);
   return {
-    openDefault: (options) => openDefaultSqliteStore(db, options),
+    openDefault: (options) => openDefaultSqliteStore(db, { ...options, writes }),
     openKept: (options) =>
       db
         .all<{ list: string }>("SELECT list FROM lists WHERE list != ''")
-        .map(({ list }) => openSqliteTodoStore(db, { ...options, key: list, listId: list })),
-    create: (info, options) =>
-      db.transaction(() => {
-        addListRow(db, info.id, info.title);
-        return openSqliteTodoStore(db, { ...options, key: info.id, listId: info.id });
-      }),
-    remove: (listId) => deleteListRows(db, listId),
+        .map(({ list }) =>
+          openSqliteTodoStore(db, { ...options, writes, key: list, listId: list }),
+        ),
+    create: async (info, options) => {
+      const { row, start } = newList(info.id, info);
+      await committed(writes, [row]);
+      return sqliteTodoStore(start, { ...options, writes, key: info.id });
+    },
+    remove: (listId) => committed(writes, listDeletion(listId)),
   };
 }

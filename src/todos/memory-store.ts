@@ -1,8 +1,18 @@
 import { DEFAULT_APP_CONFIG } from '../config.ts';
 import { eventIdOf, type ChangeEvent } from '../live/events.ts';
-import { ReplayBuffer } from '../live/replay-buffer.ts';
 import type { ListInfo } from '../lists/list-info.ts';
-import type { ChangeListener, KeptList, StoredList, StoredTodo, TodoStore } from './store.ts';
+import { Announcements } from './announcements.ts';
+import { PendingChanges } from './pending-changes.ts';
+import { newRunId } from './run-id.ts';
+import type { WriteDone } from './sql-writes.ts';
+import type {
+  ChangeListener,
+  KeptList,
+  LatestList,
+  StoredList,
+  StoredTodo,
+  TodoStore,
+} from './store.ts';
 import type { Todo, TodoFields } from './todo.ts';
 
 export interface MemoryTodoStoreOptions {
@@ -15,40 +25,34 @@ export interface MemoryTodoStoreOptions {
   /** The list to start from, as kept by durable storage; else an empty list of a new run. */
   readonly start?: KeptList;
   /**
-   * Makes `change` durable before it is applied and announced; if it throws, the change is
-   * neither, and the exception reaches the caller.
+   * Makes `change` durable, then calls `done`, with the error if it could not: at once, or once
+   * a later commit holds it. Changes are done in the order they were persisted; when one fails,
+   * so does every change persisted after it and not yet done, in the same call.
    */
-  readonly persist?: (change: ChangeEvent, sequence: number) => void;
-}
-
-/**
- * A new run's id: it tells a list that started again from the one before, and one list's event
- * ids from another's. 64 random bits, so that among many lists no two runs meet.
- */
-export function newRunId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(8));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  readonly persist?: (change: ChangeEvent, sequence: number, done: WriteDone) => void;
 }
 
 /**
  * The list in memory: a Map keeps insertion order, and replacing a value keeps its place.
  * A version names this run and a sequence number, so a version from another run (before a
- * restart) never passes for one of this run. With `persist`, every change is written through
- * to durable storage first, and `start` brings the list back.
+ * restart) never passes for one of this run. With `persist`, a change is made in the latest
+ * list at once, and readers and subscribers see it once it is durable; `start` brings a kept
+ * list back.
  */
 export class MemoryTodoStore implements TodoStore {
   readonly #runId: string;
+  /** The sequence, title and items as readers see them: every change in them is durable. */
   #sequence: number;
   #list: StoredList;
   readonly #items = new Map<string, StoredTodo>();
-  readonly #listeners = new Set<ChangeListener>();
-  readonly #replay: ReplayBuffer;
-  readonly #reportError: (error: unknown) => void;
-  readonly #persist: ((change: ChangeEvent, sequence: number) => void) | undefined;
+  readonly #announcements: Announcements;
+  readonly #persist: MemoryTodoStoreOptions['persist'];
+  readonly #pending = new PendingChanges(this);
+  /** The last change made: once it is durable, so is every change before it. */
+  #last: Promise<unknown> = Promise.resolve();
 
   constructor(options: MemoryTodoStoreOptions = {}) {
     const { start } = options;
-    this.#reportError = options.reportError ?? ((error) => console.error(error));
     this.#persist = options.persist;
     this.#runId = start?.run ?? newRunId();
     this.#sequence = start?.sequence ?? 0;
@@ -56,15 +60,13 @@ export class MemoryTodoStore implements TodoStore {
       list: options.info ?? { id: '', title: '' },
       version: this.version,
     };
-    for (const stored of start?.items ?? []) {
-      this.#items.set(stored.todo.id, {
-        todo: Object.freeze({ ...stored.todo }),
-        version: stored.version,
-      });
+    for (const { todo, version } of start?.items ?? []) {
+      this.#items.set(todo.id, { todo: Object.freeze({ ...todo }), version });
     }
-    this.#replay = new ReplayBuffer(
+    this.#announcements = new Announcements(
       start?.history ?? { baseId: this.version, changes: [] },
       options.keepChanges ?? DEFAULT_APP_CONFIG.sse.replayEvents,
+      options.reportError ?? ((error) => console.error(error)),
     );
   }
 
@@ -84,6 +86,10 @@ export class MemoryTodoStore implements TodoStore {
     return this.#list.version;
   }
 
+  get latest(): LatestList {
+    return this.#pending;
+  }
+
   list(): Todo[] {
     return Array.from(this.#items.values(), (stored) => stored.todo);
   }
@@ -92,71 +98,81 @@ export class MemoryTodoStore implements TodoStore {
     return this.#items.get(id);
   }
 
-  create(fields: TodoFields): StoredTodo {
+  create(fields: TodoFields): Promise<StoredTodo> {
     const id = crypto.randomUUID();
-    return this.#commit('created', { id, title: fields.title, completed: fields.completed });
+    return this.#changeItem('created', { id, title: fields.title, completed: fields.completed });
   }
 
-  replace(id: string, fields: TodoFields): StoredTodo | undefined {
-    if (!this.#items.has(id)) return undefined;
-    return this.#commit('updated', { id, title: fields.title, completed: fields.completed });
+  replace(id: string, fields: TodoFields): Promise<StoredTodo | undefined> {
+    if (this.#pending.get(id) === undefined) return Promise.resolve(undefined);
+    return this.#changeItem('updated', { id, title: fields.title, completed: fields.completed });
   }
 
-  delete(id: string): StoredTodo | undefined {
-    const stored = this.#items.get(id);
-    if (stored === undefined) return undefined;
-    const change = this.#next({ type: 'deleted', todo: stored.todo });
-    this.#items.delete(id);
-    this.#announce(change);
-    return stored;
+  delete(id: string): Promise<StoredTodo | undefined> {
+    const stored = this.#pending.get(id);
+    if (stored === undefined) return Promise.resolve(undefined);
+    const change = { type: 'deleted', todo: stored.todo, id: this.#nextId() } as const;
+    return this.#make(change, stored, () => this.#items.delete(id));
   }
 
-  rename(title: string): StoredList {
+  rename(title: string): Promise<StoredList> {
     const list = Object.freeze({ id: this.listInfo.id, title });
-    const change = this.#next({ type: 'list-renamed', list });
-    this.#list = { list, version: change.id };
-    this.#announce(change);
-    return this.#list;
+    const change = { type: 'list-renamed', list, id: this.#nextId() } as const;
+    const renamed: StoredList = { list, version: change.id };
+    return this.#make(change, renamed, () => (this.#list = renamed));
+  }
+
+  settled(): Promise<void> {
+    return this.#pending.count === 0 ? Promise.resolve() : this.#last.then(() => undefined);
   }
 
   subscribe(listener: ChangeListener): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#announcements.subscribe(listener);
   }
 
   changesSince(eventId: string): readonly ChangeEvent[] | undefined {
-    return this.#replay.since(eventId);
+    return this.#announcements.since(eventId);
   }
 
-  #commit(type: 'created' | 'updated', todo: Todo): StoredTodo {
-    const change = this.#next({ type, todo: Object.freeze(todo) });
+  #changeItem(type: 'created' | 'updated', todo: Todo): Promise<StoredTodo> {
+    const change = { type, todo: Object.freeze(todo), id: this.#nextId() };
     const stored: StoredTodo = { todo: change.todo, version: change.id };
-    this.#items.set(todo.id, stored);
-    this.#announce(change);
-    return stored;
+    return this.#make(change, stored, () => this.#items.set(todo.id, stored));
   }
 
-  /** The change that comes next, made durable first when there is storage; nothing yet applied. */
-  #next<Change extends DistributiveOmit<ChangeEvent, 'id'>>(
-    change: Change,
-  ): Change & { id: string } {
-    const sequence = this.#sequence + 1;
-    const next = { ...change, id: eventIdOf({ run: this.#runId, sequence }) };
-    this.#persist?.(next as ChangeEvent, sequence);
-    this.#sequence = sequence;
-    return next;
+  /** The id of the change that comes next: after the latest list's, durable or not. */
+  #nextId(): string {
+    return eventIdOf({ run: this.#runId, sequence: this.#sequence + this.#pending.count + 1 });
   }
 
-  #announce(change: ChangeEvent): void {
-    this.#replay.record(change);
-    for (const listener of this.#listeners) {
-      try {
-        listener(change);
-      } catch (error) {
-        this.#reportError(error);
-      }
-    }
+  /**
+   * Makes `change` in the latest list and durable; once it is, `show` puts it where readers see
+   * it, it is announced, and the promise resolves with `result`.
+   */
+  #make<T>(change: ChangeEvent, result: T, show: () => void): Promise<T> {
+    const made = () => {
+      show();
+      this.#sequence += 1;
+      this.#announcements.announce(change);
+      return result;
+    };
+    const persist = this.#persist;
+    if (persist === undefined) return Promise.resolve(made());
+    this.#pending.add(change);
+    const sequence = this.#sequence + this.#pending.count;
+    const durable = new Promise<T>((resolve, reject) =>
+      persist(change, sequence, (error) => {
+        if (error === undefined) {
+          this.#pending.shift();
+          resolve(made());
+        } else {
+          // Every change made after this one fails with it, in this same call.
+          if (this.#pending.oldest === change) this.#pending.clear();
+          reject(error);
+        }
+      }),
+    );
+    this.#last = durable;
+    return durable;
   }
 }
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -8,6 +8,7 @@ import type { Responses } from '../http/responses.ts';
 import { methodNotAllowed } from '../http/routing.ts';
 import { stillThere, type ListBase, type ListOf } from '../lists/list-bases.ts';
 import { answerOf, type ItemAnswer, type TodoList } from '../lists/todo-list.ts';
+import { judgedOnLatest } from './judged.ts';
 import type { StoredTodo } from './store.ts';
 import { parseTodoFields, type BodyIntent } from './validate.ts';
 
@@ -63,13 +64,13 @@ export function addTodoRoutes(router: RouterType, deps: TodoRouteDeps) {
     requireJsonMediaType(request);
     const fields = await readFields(request, CREATE);
     const { store, paths } = stillThere(list);
-    if (store.size >= limits.maxItems) {
+    if (store.latest.size >= limits.maxItems) {
       throw new HttpProblem(
         507,
         `The list is full: it holds the most items allowed, ${limits.maxItems}. Delete some first.`,
       );
     }
-    const created = store.create(fields);
+    const created = await store.create(fields);
     return itemResponse(201, answerOf(created), { location: `${paths.todos}/${created.todo.id}` });
   };
 
@@ -83,20 +84,20 @@ export function addTodoRoutes(router: RouterType, deps: TodoRouteDeps) {
 
   const replaceTodo = async (list: TodoList, request: IRequest) => {
     const id = request.params.id!;
-    const current = found(list.store.get(id));
+    const current = found(list.store.latest.get(id));
     requireJsonMediaType(request);
     requireCurrent(request, current);
     const fields = await readFields(request, { kind: 'replace', id });
     // The body arrived asynchronously: the list or the item may have changed or gone meanwhile.
     const { store } = stillThere(list);
-    requireCurrent(request, found(store.get(id)));
-    return itemResponse(200, answerOf(found(store.replace(id, fields))));
+    requireCurrent(request, found(store.latest.get(id)));
+    return itemResponse(200, answerOf(found(await store.replace(id, fields))));
   };
 
-  const deleteTodo = (list: TodoList, request: IRequest) => {
+  const deleteTodo = async (list: TodoList, request: IRequest) => {
     const id = request.params.id!;
-    requireCurrent(request, found(list.store.get(id)));
-    return itemResponse(200, answerOf(found(list.store.delete(id))));
+    requireCurrent(request, found(list.store.latest.get(id)));
+    return itemResponse(200, answerOf(found(await list.store.delete(id))));
   };
 
   const on =
@@ -104,19 +105,27 @@ export function addTodoRoutes(router: RouterType, deps: TodoRouteDeps) {
     (request: IRequest) =>
       answer(listOf(request), request);
 
+  // A change's conditions are checked against the latest list, changes not yet durable in it.
+  const change =
+    (listOf: ListOf, answer: (list: TodoList, request: IRequest) => Promise<Response>) =>
+    (request: IRequest) => {
+      const list = listOf(request);
+      return judgedOnLatest(list.store, () => answer(list, request));
+    };
+
   for (const { prefix, listOf } of deps.bases) {
     const collection = `${prefix}/todos`;
     const item = `${collection}/:id`;
     router
       .get(collection, on(listOf, listTodos))
       .head(collection, on(listOf, listTodos))
-      .post(collection, on(listOf, createTodo))
+      .post(collection, change(listOf, createTodo))
       .options(collection, () => responses.apiEmpty(204, collectionPreflight))
       .all(collection, methodNotAllowed('GET, HEAD, POST, OPTIONS'))
       .get(item, on(listOf, getTodo))
       .head(item, on(listOf, getTodo))
-      .put(item, on(listOf, replaceTodo))
-      .delete(item, on(listOf, deleteTodo))
+      .put(item, change(listOf, replaceTodo))
+      .delete(item, change(listOf, deleteTodo))
       .options(item, () => responses.apiEmpty(204, itemPreflight))
       .all(item, methodNotAllowed('GET, HEAD, PUT, DELETE, OPTIONS'));
   }

@@ -1,14 +1,11 @@
 import { eventIdOf, type ChangeEvent } from '../live/events.ts';
 import type { ListInfo } from '../lists/list-info.ts';
 import type { SqlDatabase } from './sql-database.ts';
+import type { SqlWrites } from './sql-writes.ts';
 import { MemoryTodoStore } from './memory-store.ts';
+import { ListWriter } from './list-writer.ts';
 import { type KeptList, type TodoStore } from './store.ts';
 import type { Todo } from './todo.ts';
-
-const SHARED_STORAGE =
-  'The stored list was changed by another service since this one started: another service ' +
-  'keeps its lists in the same storage. Run one service per storage file, and restart this ' +
-  'one to load the lists as they are now.';
 
 interface ListRow {
   title_json: string;
@@ -36,23 +33,38 @@ export interface SqliteTodoStoreOptions {
   /** How many of the latest changes to keep for clients that resume (`sse.replayEvents`). */
   readonly keepChanges: number;
   readonly reportError?: (error: unknown) => void;
+  /** How the changes reach `db`: each in its own transaction, or many in one. */
+  readonly writes: SqlWrites;
 }
 
 /**
  * The list kept under `key` in SQLite, with its run, its sequence, its title and its latest
  * changes, so a restart, or a Durable Object leaving memory, loses nothing acknowledged, and
- * event ids go on where they stopped. Reads come from the copy in memory, loaded here; each
- * change is committed in one transaction before the copy changes and the change is announced.
- * The tables must exist (`prepareSchema`), and so must the list's row.
+ * event ids go on where they stopped. Reads come from the copy in memory, loaded here. The
+ * tables must exist (`prepareSchema`), and so must the list's row.
  */
 export function openSqliteTodoStore(db: SqlDatabase, options: SqliteTodoStoreOptions): TodoStore {
-  const { key, keepChanges } = options;
+  return sqliteTodoStore(
+    db.transaction(() => keptList(db, options)),
+    options,
+  );
+}
+
+/**
+ * The list kept under `key`, starting as `start`: each change is written through `writes`, and
+ * is committed before readers see it and it is announced.
+ */
+export function sqliteTodoStore(
+  start: KeptList,
+  options: Omit<SqliteTodoStoreOptions, 'listId'>,
+): TodoStore {
+  const { key, keepChanges, writes } = options;
+  const writer = new ListWriter(writes, key, keepChanges);
   return new MemoryTodoStore({
     keepChanges,
     reportError: options.reportError,
-    start: db.transaction(() => keptList(db, options)),
-    persist: (change, sequence) =>
-      db.transaction(() => write(db, key, change, sequence, keepChanges)),
+    start,
+    persist: (change, sequence, done) => writer.persist(change, sequence, done),
   });
 }
 
@@ -106,73 +118,4 @@ function unbrokenUpTo(sequence: number, rows: readonly ChangeRow[]): readonly Ch
   let first = rows.length;
   while (first > 0 && rows[first - 1]!.sequence === sequence - (rows.length - first)) first -= 1;
   return rows.slice(first);
-}
-
-function write(
-  db: SqlDatabase,
-  key: string,
-  change: ChangeEvent,
-  sequence: number,
-  keepChanges: number,
-) {
-  // Each write moves the sequence on from the one this store last wrote. If it has moved
-  // already, another service has the same storage open and holds a different list in memory:
-  // writing would make the two lists part ways, so the write fails instead.
-  const moved = db.all(
-    'UPDATE lists SET sequence = ? WHERE list = ? AND sequence = ? RETURNING sequence',
-    sequence,
-    key,
-    sequence - 1,
-  );
-  if (moved.length === 0) throw new Error(SHARED_STORAGE);
-  let data: string;
-  if (change.type === 'list-renamed') {
-    db.run(
-      'UPDATE lists SET title_json = ?, title_version = ? WHERE list = ?',
-      JSON.stringify(change.list.title),
-      change.id,
-      key,
-    );
-    data = JSON.stringify(change.list);
-  } else {
-    writeItem(db, key, change);
-    data = JSON.stringify(change.todo);
-  }
-  if (keepChanges === 0) return;
-  db.run(
-    'INSERT INTO list_changes (list, sequence, type, data) VALUES (?, ?, ?, ?)',
-    key,
-    sequence,
-    change.type,
-    data,
-  );
-  db.run('DELETE FROM list_changes WHERE list = ? AND sequence <= ?', key, sequence - keepChanges);
-}
-
-function writeItem(
-  db: SqlDatabase,
-  key: string,
-  { type, todo, id: version }: Extract<ChangeEvent, { todo: Todo }>,
-) {
-  if (type === 'created') {
-    db.run(
-      'INSERT INTO list_items (list, id, title_json, completed, version) VALUES (?, ?, ?, ?, ?)',
-      key,
-      todo.id,
-      JSON.stringify(todo.title),
-      todo.completed ? 1 : 0,
-      version,
-    );
-  } else if (type === 'updated') {
-    db.run(
-      'UPDATE list_items SET title_json = ?, completed = ?, version = ? WHERE list = ? AND id = ?',
-      JSON.stringify(todo.title),
-      todo.completed ? 1 : 0,
-      version,
-      key,
-      todo.id,
-    );
-  } else {
-    db.run('DELETE FROM list_items WHERE list = ? AND id = ?', key, todo.id);
-  }
 }

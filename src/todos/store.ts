@@ -20,9 +20,25 @@ export interface StoredList {
 export type ChangeListener = (change: ChangeEvent) => void;
 
 /**
- * One list: its title and its items in creation order. Every successful change is announced to
- * subscribers as the event the stream sends, its id the version of the list right after the
- * change, and the latest changes are kept for clients that resume.
+ * The list as every change made so far leaves it, whether or not those changes are durable
+ * yet: what a change's conditions (the item is there, its `If-Match`, room for one more) are
+ * checked against, so that changes waiting for one commit apply in order, each to what the one
+ * before it left.
+ */
+export interface LatestList {
+  readonly size: number;
+  /** The version at which the title was last set. */
+  readonly listVersion: string;
+  get(id: string): StoredTodo | undefined;
+}
+
+/**
+ * One list: its title and its items in creation order. A change is made at once, against the
+ * latest list, and then made durable where there is storage; only then does its promise
+ * resolve, do readers see it, and is it announced to subscribers as the event the stream sends,
+ * its id the version of the list right after the change. The latest changes are kept for
+ * clients that resume. A change that cannot be made durable rejects, and so does every change
+ * made after it that was waiting with it; none of them is seen or announced.
  */
 export interface TodoStore {
   readonly size: number;
@@ -32,12 +48,22 @@ export interface TodoStore {
   readonly listInfo: ListInfo;
   /** The version at which the title was last set: the list resource's ETag. */
   readonly listVersion: string;
+  /** The list with the changes not yet durable: what a change is checked against. */
+  readonly latest: LatestList;
   list(): Todo[];
   get(id: string): StoredTodo | undefined;
-  create(fields: TodoFields): StoredTodo;
-  replace(id: string, fields: TodoFields): StoredTodo | undefined;
-  delete(id: string): StoredTodo | undefined;
-  rename(title: string): StoredList;
+  create(fields: TodoFields): Promise<StoredTodo>;
+  /** Undefined when the latest list holds no item `id`. */
+  replace(id: string, fields: TodoFields): Promise<StoredTodo | undefined>;
+  /** The item as it was; undefined when the latest list holds no item `id`. */
+  delete(id: string): Promise<StoredTodo | undefined>;
+  rename(title: string): Promise<StoredList>;
+  /**
+   * Resolves once every change made so far is durable; rejects when one of them cannot be.
+   * An answer judged against the latest list waits for it, so that no answer tells of a change
+   * before the change's own answer could.
+   */
+  settled(): Promise<void>;
   /** Returns the function that ends the subscription. */
   subscribe(listener: ChangeListener): () => void;
   /**

@@ -33,8 +33,8 @@ function brokenStores(failure = new Error('disk on fire at /srv/secret/store.ts:
   return {
     openDefault: () => new BrokenStore(failure),
     openKept: () => [],
-    create: (info) => new BrokenStore(failure, info),
-    remove: () => {},
+    create: async (info) => new BrokenStore(failure, info),
+    remove: async () => {},
   };
 }
 

@@ -17,18 +17,18 @@ const failure = () => new Error('disk full at /srv/secret/lists.db');
 function failingStores(): { stores: ListStores; control: { failing: boolean } } {
   const control = { failing: false };
   class FailingRenames extends MemoryTodoStore {
-    override rename(title: string) {
+    override async rename(title: string) {
       if (control.failing) throw failure();
       return super.rename(title);
     }
   }
   const stores: ListStores = {
     ...memoryListStores,
-    create(info, options) {
+    async create(info, options) {
       if (control.failing) throw failure();
       return new FailingRenames({ ...options, info });
     },
-    remove() {
+    async remove() {
       if (control.failing) throw failure();
     },
   };

@@ -1,5 +1,6 @@
 import { afterAll } from 'vitest';
 import { stopWranglerDev, wranglerDev } from '../support/wrangler-dev-host.ts';
+import { withConcurrentWriters } from '../support/concurrent-writers.ts';
 import { inProcessHost, nodeHost, withSqlite } from '../support/hosts.ts';
 import { modelBasedSuite } from './suite.ts';
 
@@ -9,6 +10,8 @@ modelBasedSuite(nodeHost, { test: 25, fuzz: 1000 });
 // The same model against the list kept in SQLite: it must not tell the two stores apart.
 modelBasedSuite(withSqlite(inProcessHost), { test: 15, fuzz: 1000 });
 modelBasedSuite(withSqlite(nodeHost), { test: 10, fuzz: 500 });
+// And with other clients writing all along, so that its changes share commits with theirs.
+modelBasedSuite(withConcurrentWriters(withSqlite(nodeHost)), { test: 6, fuzz: 300 });
 // And on workerd, the object keeping the list in its SQLite storage: few runs, each is slow.
 modelBasedSuite(wranglerDev, { test: 4, fuzz: 100 });
 afterAll(stopWranglerDev);

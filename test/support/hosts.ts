@@ -7,7 +7,7 @@ import { DEFAULT_APP_CONFIG, type AppConfig } from '../../src/config.ts';
 import { fileAssets } from '../../src/hosts/node/file-assets.ts';
 import { PROJECT_ROOT } from '../../src/hosts/node/project-root.ts';
 import { startNodeServer } from '../../src/hosts/node/server.ts';
-import { openSqliteFile } from '../../src/hosts/node/sqlite-file.ts';
+import { openStorageAt } from '../../src/hosts/node/storage-file.ts';
 import {
   DEFAULT_LIST_PATHS,
   LISTS_PATH,
@@ -16,7 +16,6 @@ import {
 } from '../../src/lists/list-paths.ts';
 import { localLists } from '../../src/lists/local-lists.ts';
 import type { ListStores } from '../../src/lists/list-stores.ts';
-import { sqliteListStores } from '../../src/lists/sqlite-list-stores.ts';
 import { recordingLogger } from './log-lines.ts';
 import { nodeConfig, SILENT } from './node-server.ts';
 
@@ -94,14 +93,17 @@ export function appConfig(options: ServiceOptions): AppConfig {
   };
 }
 
-/** A fresh SQLite file for one service, and its lists kept in it; the file goes with `close`. */
-export function sqliteStoresFor(): { stores: ListStores; close(): void } {
+/**
+ * A fresh SQLite file for one service, and its lists kept in it in group commits, as the Node
+ * host keeps them; the file goes with `close`.
+ */
+export function sqliteStoresFor(): { stores: ListStores; close(): Promise<void> } {
   const dir = mkdtempSync(join(tmpdir(), 'todo-sqlite-'));
-  const database = openSqliteFile(join(dir, 'todos.sqlite'));
+  const storage = openStorageAt(join(dir, 'todos.sqlite'));
   return {
-    stores: sqliteListStores(database),
-    close: () => {
-      database.close();
+    stores: storage.stores,
+    async close() {
+      await storage.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -120,7 +122,7 @@ export function withSqlite(host: TestHost): TestHost {
         ...service,
         async close() {
           await service.close();
-          storage.close();
+          await storage.close();
         },
       };
     },

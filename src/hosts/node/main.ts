@@ -59,7 +59,7 @@ exitOnSignals(
   {
     close: async () => {
       await running.close();
-      storage?.close();
+      await storage?.close();
     },
   },
   logger,

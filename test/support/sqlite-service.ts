@@ -1,0 +1,90 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { onTestFinished } from 'vitest';
+import { createApp } from '../../src/app.ts';
+import { DEFAULT_APP_CONFIG } from '../../src/config.ts';
+import { openSqliteFile } from '../../src/hosts/node/sqlite-file.ts';
+import { DEFAULT_LIST_PATHS } from '../../src/lists/list-paths.ts';
+import { localLists } from '../../src/lists/local-lists.ts';
+import { sqliteListStores } from '../../src/lists/sqlite-list-stores.ts';
+import { committerOn, GroupCommit, type Committer } from '../../src/todos/group-commit.ts';
+import type { SqlDatabase } from '../../src/todos/sql-database.ts';
+import type { WriteDone } from '../../src/todos/sql-writes.ts';
+import type { SqlStatement } from '../../src/todos/sql-statements.ts';
+
+export const freshFile = () => join(mkdtempSync(join(tmpdir(), 'todo-store-')), 'todos.sqlite');
+
+/** The SQLite file `file`, closed after the test. */
+export function opened(file: string) {
+  const db = openSqliteFile(file);
+  onTestFinished(() => db.close());
+  return db;
+}
+
+export interface SqliteServiceOptions {
+  /** `sse.replayEvents`. */
+  readonly replayEvents?: number;
+  /** Where unexpected errors go. */
+  readonly reportError?: (error: unknown) => void;
+  /** Where the batches are committed; by default in `db`, at once. */
+  readonly committer?: Committer;
+}
+
+/**
+ * The handler over the lists kept in `db`, their writes in group commits as the Node host
+ * makes them, as a test service.
+ */
+export function sqliteService(db: SqlDatabase, options: SqliteServiceOptions = {}) {
+  const replayEvents = options.replayEvents ?? DEFAULT_APP_CONFIG.sse.replayEvents;
+  const config = { ...DEFAULT_APP_CONFIG, sse: { ...DEFAULT_APP_CONFIG.sse, replayEvents } };
+  const commits = new GroupCommit(options.committer ?? committerOn(db), {
+    schedule: setImmediate,
+  });
+  const app = createApp({
+    config,
+    lists: localLists({ stores: sqliteListStores(db, commits) }),
+    host: { reportError: options.reportError ?? (() => {}) },
+  });
+  onTestFinished(() => app.close());
+  return {
+    app,
+    paths: DEFAULT_LIST_PATHS,
+    fetch: (path: string, init?: RequestInit) =>
+      app.fetch(new Request(new URL(path, 'http://localhost'), init)),
+  };
+}
+
+/**
+ * Commits into `db` that wait for the test: `asked` resolves once a batch is ready, and
+ * `commit` or `fail` settles it.
+ */
+export function heldCommits(db: SqlDatabase) {
+  const direct = committerOn(db);
+  let held: { statements: readonly SqlStatement[]; done: WriteDone } | undefined;
+  let ready: (() => void) | undefined;
+  const committer: Committer = {
+    commit(statements, done) {
+      held = { statements, done };
+      ready?.();
+    },
+  };
+  const take = () => {
+    if (held === undefined) throw new Error('No batch waits for its commit.');
+    const batch = held;
+    held = undefined;
+    ready = undefined;
+    return batch;
+  };
+  return {
+    committer,
+    asked: () => new Promise<void>((resolve) => (held ? resolve() : (ready = resolve))),
+    commit() {
+      const { statements, done } = take();
+      direct.commit(statements, done);
+    },
+    fail(error: Error) {
+      take().done(error);
+    },
+  };
+}
