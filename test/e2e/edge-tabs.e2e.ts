@@ -8,13 +8,6 @@ import { BrowserProblems } from './support/browser-problems.ts';
 import { launchChromium } from './support/chromium.ts';
 import { eventually, TodoPage } from './support/todo-page.ts';
 
-/**
- * The runtime lets an object with nothing to do hibernate after about ten seconds; each look
- * at the object is a request to it, so looks come further apart than that.
- */
-const HIBERNATION_WAIT_MS = 60_000;
-const LOOK_EVERY_MS = 12_000;
-
 describe('two tabs left open on a named list under wrangler dev', () => {
   let browser: Browser;
   let dev: WranglerDev;
@@ -39,13 +32,7 @@ describe('two tabs left open on a named list under wrangler dev', () => {
       problems.watch(page);
       tabs.push(await new TodoPage(page).open(new URL(listPageOf(id), dev.origin).href));
     }
-    const { instance } = await dev.objectState(id);
-    await expect
-      .poll(async () => (await dev.objectState(id)).instance, {
-        timeout: HIBERNATION_WAIT_MS,
-        interval: LOOK_EVERY_MS,
-      })
-      .not.toBe(instance);
+    await dev.leftMemory(id);
     const idle = await dev.objectState(id);
     await dev.fetch(namedListPaths(id).todos, sendJson('POST', { title: 'Milk' }));
     await Promise.all(tabs.map((tab) => eventually(() => tab.titles()).toEqual(['Milk'])));

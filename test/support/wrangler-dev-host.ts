@@ -179,6 +179,21 @@ export class WranglerDev {
     ).json() as Promise<ObjectState>;
   }
 
+  /**
+   * Waits until the object of the list `listId` (the default list's without it) has left
+   * memory and been woken again: a new instance answers. The runtime lets an object with
+   * nothing to do hibernate after about ten seconds, and each look is a request to it, so the
+   * looks come further apart than that.
+   */
+  async leftMemory(listId?: string): Promise<void> {
+    const { instance } = await this.objectState(listId);
+    const deadline = Date.now() + 60_000;
+    while ((await this.objectState(listId)).instance === instance) {
+      if (Date.now() > deadline) throw new Error('The object stayed in memory for a minute.');
+      await new Promise((resolve) => setTimeout(resolve, 12_000));
+    }
+  }
+
   /** The id of the object that holds the list `listId`, as that object gives it. */
   async objectId(listId: string): Promise<string> {
     return (await this.fetch(withList(TEST_PATHS.objectId, listId))).json() as Promise<string>;

@@ -6,12 +6,6 @@ import { createList } from '../support/lists.ts';
 import { firstEvent, openStream, sequenceOf, type StreamReader } from '../support/sse.ts';
 import { WranglerDev } from '../support/wrangler-dev-host.ts';
 
-/**
- * The runtime lets an object with nothing to do hibernate after about ten seconds; each look
- * at it is a request, so they come further apart than that.
- */
-const HIBERNATION_WAIT_MS = 50_000;
-const HIBERNATION_POLL_MS = 12_000;
 const HEARTBEAT_SECONDS = 1;
 
 /** The events a stream gets next, `count` of them, as [type, item title, sequence]. */
@@ -64,13 +58,7 @@ describe.each([
 
   it('lets the object leave memory while its streams stay open, and wakes it for a change', async () => {
     const streams = await openAll(service, 2);
-    const { instance } = await dev.objectState(listId);
-    await expect
-      .poll(async () => (await dev.objectState(listId)).instance, {
-        timeout: HIBERNATION_WAIT_MS,
-        interval: HIBERNATION_POLL_MS,
-      })
-      .not.toBe(instance);
+    await dev.leftMemory(listId);
     await createTodo(service, { title: 'after hibernation' });
     const delivered = await Promise.all(streams.map((stream) => nextEvents(stream, 1)));
     for (const stream of streams) stream.close();
@@ -159,13 +147,7 @@ describe('event streams of a default list kept in memory on workerd', () => {
 
   it('ends the stream when the object wakes from hibernation with its list started again', async () => {
     const stream = (await openAll(dev.asService(), 1))[0]!;
-    const { instance } = await dev.objectState();
-    await expect
-      .poll(async () => (await dev.objectState()).instance, {
-        timeout: HIBERNATION_WAIT_MS,
-        interval: HIBERNATION_POLL_MS,
-      })
-      .not.toBe(instance);
+    await dev.leftMemory();
     let block = await stream.nextBlock();
     while (block !== undefined && 'comment' in block) block = await stream.nextBlock();
     expect(block).toBeUndefined();
