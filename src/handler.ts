@@ -4,7 +4,6 @@ import { isApiPath } from './http/cors.ts';
 import { HttpProblem } from './http/problem.ts';
 import { Responses } from './http/responses.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id.ts';
-import { routeTable } from './http/route-table.ts';
 import { pathOf } from './http/routing.ts';
 
 export type Handler = (request: Request) => Promise<Response>;
@@ -31,15 +30,20 @@ export function createHandler(
 
   const router = Router();
   addRoutes(router, responses);
-  const route = routeTable(router.routes);
   const nowhere = () => new HttpProblem(404, 'Nothing is at this path.');
 
   return async (request) => {
     const requestId = requestIdOf(request);
     let response: Response;
     try {
+      // itty-router reads the path with `new URL`, which throws a TypeError for a URL it cannot
+      // parse (a Host header such as "a b" makes one): that is the client's mistake, not ours.
+      if (!URL.canParse(request.url)) {
+        throw new HttpProblem(400, 'The request URL or its Host header is not valid.');
+      }
       response =
-        (await route(request as IRequest, requestId)) ?? answerError(nowhere(), request, requestId);
+        ((await router.fetch(request as IRequest, requestId)) as Response | undefined) ??
+        answerError(nowhere(), request, requestId);
     } catch (error) {
       response = answerError(error, request, requestId);
     }

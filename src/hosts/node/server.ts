@@ -100,21 +100,16 @@ export async function startNodeServer(
   // are safe: a GET sent after a POST must see what the POST did. So a request waits until the
   // one before it on its connection has its answer. Most connections have one request in
   // flight at a time: such a request is answered at once, with nothing to look up or chain.
-  const adapter = createServerAdapter<{ req: IncomingMessage }>(
-    (request, { req }) => {
-      const socket = req.socket as QueuedSocket;
-      const waitFor = socket[IN_FLIGHT] ? socket[LAST_ANSWER] : undefined;
-      socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 0) + 1;
-      const answered = waitFor
-        ? waitFor.then(() => answer(request, socket))
-        : answer(request, socket);
-      socket[LAST_ANSWER] = answered;
-      return answered;
-    },
-    // Each request's signal from Node's own AbortController: the adapter's lazy stand-in costs
-    // more to make (an EventTarget behind a Proxy) than the real one on Node 22 and later.
-    { __useCustomAbortCtrl: false },
-  );
+  const adapter = createServerAdapter<{ req: IncomingMessage }>((request, { req }) => {
+    const socket = req.socket as QueuedSocket;
+    const waitFor = socket[IN_FLIGHT] ? socket[LAST_ANSWER] : undefined;
+    socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 0) + 1;
+    const answered = waitFor
+      ? waitFor.then(() => answer(request, socket))
+      : answer(request, socket);
+    socket[LAST_ANSWER] = answered;
+    return answered;
+  });
 
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxHeaderBytes } = config.server;
   const server = createServer(
