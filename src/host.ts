@@ -35,6 +35,12 @@ export interface Host {
    * timer and can hibernate between changes.
    */
   readonly writesHeartbeats: boolean;
+  /**
+   * Runs `task` once the answers now under way are written, so that a change is answered
+   * before it is written to every open stream (Node: `setImmediate`). Without it, a change
+   * reaches the streams before its answer leaves.
+   */
+  readonly afterAnswers?: (task: () => void) => void;
 }
 
 /** The web-standard way for every part: what a host that offers nothing gets. */

@@ -6,18 +6,12 @@ import type { ListInfo } from '../lists/list-info.ts';
 import type { TodoStore } from '../todos/store.ts';
 import type { EventChannel, OpenEventChannel } from './event-channel.ts';
 import { EventClient } from './event-client.ts';
-import {
-  formatLiveEvent,
-  LAST_EVENT_ID_PARAM,
-  RECONNECT_DELAY_MS,
-  type ChangeEvent,
-  type SnapshotEvent,
-} from './events.ts';
+import { formatLiveEvent, RECONNECT_DELAY_MS, type ChangeEvent } from './events.ts';
 import { Heartbeat } from './heartbeat.ts';
+import { lastEventIdOf, openingFor } from './stream-opening.ts';
 import { StreamTally, type EventStreamStats } from './stream-tally.ts';
 
 const encoder = new TextEncoder();
-const RETRY = encoder.encode(`retry: ${RECONNECT_DELAY_MS}\n\n`);
 
 /**
  * How far a client may fall behind, in bytes queued beyond its opening, before it is dropped.
@@ -42,13 +36,16 @@ export class EventStreams implements EventStreamStats {
   readonly #frames = new WeakMap<ChangeEvent, Uint8Array>();
   readonly #heartbeat: Heartbeat | undefined;
   readonly #tally: StreamTally;
+  readonly #afterAnswers: ((task: () => void) => void) | undefined;
+  /** Changes made and answered, not yet written to the clients, in order. */
+  #unsent: Uint8Array[] = [];
   #closed = false;
 
   /** `tally` counts these streams with those of the app's other lists. */
   constructor(
     store: TodoStore,
     settings: AppConfig['sse'],
-    host: Pick<Host, 'openEventChannel' | 'writesHeartbeats'>,
+    host: Pick<Host, 'openEventChannel' | 'writesHeartbeats' | 'afterAnswers'>,
     tally = new StreamTally(),
   ) {
     this.#store = store;
@@ -58,8 +55,14 @@ export class EventStreams implements EventStreamStats {
     if (host.writesHeartbeats) {
       this.#heartbeat = new Heartbeat(settings.heartbeatSeconds, (bytes) => this.#sendAll(bytes));
     }
+    this.#afterAnswers = host.afterAnswers;
     store.subscribe((change) => {
-      if (this.#clients.size > 0) this.#sendAll(this.#frameOf(change));
+      if (this.#clients.size === 0) return;
+      this.#unsent.push(this.#frameOf(change));
+      // With 10,000 streams open, writing a change to each takes a tenth of a second: the
+      // change's answer goes first. Changes made meanwhile go out together, in order.
+      if (this.#afterAnswers === undefined) this.#sendUnsent();
+      else if (this.#unsent.length === 1) this.#afterAnswers(() => this.#sendUnsent());
     });
   }
 
@@ -84,9 +87,10 @@ export class EventStreams implements EventStreamStats {
 
     // A request aborted already will never fire its abort event.
     if (request.signal.aborted) throw new HttpProblem(400, 'The request was aborted.');
-    // Reading the opening and joining the clients happen in one synchronous step: no change
-    // between them can be missed or sent twice.
-    const opening = this.#openingFor(lastEventIdOf(request));
+    // Reading the opening and joining the clients happen in one synchronous step, after the
+    // clients already open have every change made: no change can be missed or sent twice.
+    this.#sendUnsent();
+    const opening = openingFor(this.#store, lastEventIdOf(request), this.#frameOf);
     const channel = this.#openChannel(opening.byteLength + MAX_BACKLOG_BYTES);
     this.#join(channel, request.signal).send(opening);
     return channel;
@@ -97,6 +101,7 @@ export class EventStreams implements EventStreamStats {
    * kept while the list was out of memory: a Durable Object's hibernated WebSocket.
    */
   adopt(channel: EventChannel): void {
+    this.#sendUnsent();
     this.#join(channel, undefined);
   }
 
@@ -113,37 +118,33 @@ export class EventStreams implements EventStreamStats {
 
   /** Ends every open stream cleanly and refuses new ones: the host is shutting down. */
   close(): void {
+    this.#sendUnsent();
     this.#closed = true;
     for (const client of this.#clients) client.end();
   }
 
   /** The list was deleted: every client is told so, then its stream ends. */
   endForDeletion(list: ListInfo): void {
+    this.#sendUnsent();
     this.#sendAll(encoder.encode(formatLiveEvent({ type: 'list-deleted', list })));
     this.close();
   }
 
-  #openingFor(lastEventId: string | null): Uint8Array {
-    const missed = lastEventId ? this.#store.changesSince(lastEventId) : undefined;
-    if (missed === undefined) {
-      const snapshot: SnapshotEvent = {
-        type: 'snapshot',
-        id: this.#store.version,
-        todos: this.#store.list(),
-      };
-      return concatBytes([RETRY, encoder.encode(formatLiveEvent(snapshot))]);
-    }
-    return concatBytes([RETRY, ...missed.map((change) => this.#frameOf(change))]);
-  }
-
   /** A change replayed to many clients is encoded once. */
-  #frameOf(change: ChangeEvent): Uint8Array {
+  readonly #frameOf = (change: ChangeEvent): Uint8Array => {
     let frame = this.#frames.get(change);
     if (frame === undefined) {
       frame = encoder.encode(formatLiveEvent(change));
       this.#frames.set(change, frame);
     }
     return frame;
+  };
+
+  #sendUnsent(): void {
+    if (this.#unsent.length === 0) return;
+    const unsent = this.#unsent;
+    this.#unsent = [];
+    this.#sendAll(unsent.length === 1 ? unsent[0]! : concatBytes(unsent));
   }
 
   #sendAll(bytes: Uint8Array): void {
@@ -158,15 +159,6 @@ export class EventStreams implements EventStreamStats {
       this.#tally.heartbeatStopped();
     }
   }
-}
-
-/** The header a reconnecting EventSource sends wins over the query of the URL it first used. */
-function lastEventIdOf(request: Request): string | null {
-  return (
-    request.headers.get('last-event-id') ||
-    new URL(request.url).searchParams.get(LAST_EVENT_ID_PARAM) ||
-    null
-  );
 }
 
 function unavailable(detail: string): HttpProblem {

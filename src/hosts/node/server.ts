@@ -74,6 +74,7 @@ export async function startNodeServer(
       // Node's parser ends a body at its Content-Length; what follows is the next request.
       contentLengthIsExact: true,
       openEventChannel: openNodeEventChannel,
+      afterAnswers: setImmediate,
     },
   });
 
