@@ -14,7 +14,7 @@ export const BAD_KEYS: readonly [string, string][] = [
   ['a string of 256 characters', `"${'k'.repeat(256)}"`],
   ['a token of 256 characters', 'k'.repeat(256)],
   ['a character outside ASCII', '"clé"'],
-  ['a control character', '"a\u007fb"'],
+  ['a tab', '"a\tb"'],
   ['an unquoted value that is no token', 'a key'],
   ['an escape other than \\" and \\\\', '"a\\nb"'],
   ['an unterminated string', '"abc'],

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { LISTS_PATH } from '../../src/lists/list-paths.ts';
 import { expectProblem, sendJson } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
@@ -9,7 +9,13 @@ import { answerOf, BAD_KEYS, keyed } from './idempotency.ts';
 export function idempotentListsSuite(host: TestHost) {
   describe('Idempotency-Key on POST /api/lists', () => {
     const api = useService(host);
-    const create = (title: string, key?: string) => api().fetch(LISTS_PATH, keyed({ title }, key));
+    // On workerd the key names the list's object, which outlives the service under test: each
+    // test takes a key of its own, as a client must.
+    let key = '';
+    beforeEach(() => {
+      key = `"${crypto.randomUUID()}"`;
+    });
+    const create = (title: string, sent = key) => api().fetch(LISTS_PATH, keyed({ title }, sent));
 
     it('answers a retry exactly as the first create was answered', async () => {
       const first = await answerOf(await create('Groceries'));
@@ -57,12 +63,13 @@ export function idempotentListsSuite(host: TestHost) {
       const responses = await Promise.all(Array.from({ length: 6 }, () => create('Groceries')));
       const answers = await Promise.all(responses.map(answerOf));
       const made = answers.filter((answer) => answer.status !== 409);
-      expect(made.map((answer) => answer.body)).toEqual(made.map(() => made[0]!.body));
+      const first = answers.find((answer) => answer.status === 201)!;
+      expect(made).toEqual(made.map(() => first));
     });
 
     it('makes a list for each of two keys', async () => {
-      const one = await (await create('Groceries', '"one"')).json();
-      const two = await (await create('Groceries', '"two"')).json();
+      const one = await (await create('Groceries')).json();
+      const two = await (await create('Groceries', `"${crypto.randomUUID()}"`)).json();
       expect(one.id).not.toBe(two.id);
     });
 
