@@ -1,7 +1,7 @@
 import { DEFAULT_APP_CONFIG, type AppConfig } from './config.ts';
 import { createHandler, type Handler } from './handler.ts';
-import { addHealthRoute } from './health.ts';
-import { addHelloRoute } from './hello.ts';
+import { addHealthRoute } from './health/routes.ts';
+import { addHelloRoute } from './hello/routes.ts';
 import { WEB_HOST, type Host } from './host.ts';
 import { HttpProblem } from './http/problem.ts';
 import { addStaticRoutes } from './http/static-files.ts';

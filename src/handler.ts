@@ -4,7 +4,7 @@ import { isApiPath } from './http/cors.ts';
 import { HttpProblem } from './http/problem.ts';
 import { Responses } from './http/responses.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id.ts';
-import { pathOf } from './http/routing.ts';
+import { pathOf } from './http/url-path.ts';
 
 export type Handler = (request: Request) => Promise<Response>;
 

@@ -1,4 +1,4 @@
-import { countCodePoints } from '../code-points.ts';
+import { countCodePoints } from './code-points.ts';
 import { pointerTo, type FieldError } from './problem.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { IRequest, RouterType } from 'itty-router';
 import { HttpProblem } from './problem.ts';
-import { methodNotAllowed } from './routing.ts';
+import { methodNotAllowed } from './method-not-allowed.ts';
 import type { Responses } from './responses.ts';
 
 /**

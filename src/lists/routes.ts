@@ -5,7 +5,7 @@ import { etagOf, isNotModified, requireIfMatch } from '../http/etag.ts';
 import { readJsonObject, readOptionalJsonObject, requireJsonMediaType } from '../http/json-body.ts';
 import { idempotencyKeyOf } from '../http/idempotency-key.ts';
 import type { Responses } from '../http/responses.ts';
-import { methodNotAllowed } from '../http/routing.ts';
+import { methodNotAllowed } from '../http/method-not-allowed.ts';
 import { judgedOnLatest } from '../todos/judged.ts';
 import type { StoredList } from '../todos/store.ts';
 import { namedListOf, stillThere } from './list-bases.ts';

@@ -1,7 +1,7 @@
 import type { RouterType } from 'itty-router';
 import { preflightHeaders } from '../http/cors.ts';
 import type { Responses } from '../http/responses.ts';
-import { methodNotAllowed } from '../http/routing.ts';
+import { methodNotAllowed } from '../http/method-not-allowed.ts';
 import type { ListBase } from '../lists/list-bases.ts';
 
 /**

@@ -23,7 +23,7 @@ serves the same API.
   service makes a UUID; every answer carries it.
 - A trailing slash is ignored: \`/api/todos/\` is \`/api/todos\`.`;
 
-const REQUEST_ID_HEADER = {
+const REQUEST_ID_HEADER_OBJECT = {
   description: "The request's id: the client's `X-Request-Id` if acceptable, else a new UUID.",
   schema: { type: 'string' },
 };
@@ -55,7 +55,7 @@ export function openApiDocument(config: AppConfig) {
         ...lists.parameters,
         IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER,
       },
-      headers: { ...components.headers, ...lists.headers, XRequestId: REQUEST_ID_HEADER },
+      headers: { ...components.headers, ...lists.headers, XRequestId: REQUEST_ID_HEADER_OBJECT },
     },
   };
 }

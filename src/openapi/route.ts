@@ -1,7 +1,7 @@
 import type { RouterType } from 'itty-router';
 import type { AppConfig } from '../config.ts';
 import type { Responses } from '../http/responses.ts';
-import { methodNotAllowed } from '../http/routing.ts';
+import { methodNotAllowed } from '../http/method-not-allowed.ts';
 import { openApiDocument } from './document.ts';
 
 export const OPENAPI_PATH = '/api/openapi.json';

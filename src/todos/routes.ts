@@ -6,7 +6,7 @@ import { readJsonObject, requireJsonMediaType } from '../http/json-body.ts';
 import { idempotencyKeyOf } from '../http/idempotency-key.ts';
 import { HttpProblem } from '../http/problem.ts';
 import type { Responses } from '../http/responses.ts';
-import { methodNotAllowed } from '../http/routing.ts';
+import { methodNotAllowed } from '../http/method-not-allowed.ts';
 import { stillThere, type ListBase, type ListOf } from '../lists/list-bases.ts';
 import type { ListPaths } from '../lists/list-paths.ts';
 import { answerOf, type ItemAnswer, type TodoList } from '../lists/todo-list.ts';

@@ -2,7 +2,7 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 import PinoPretty from 'pino-pretty';
 import sonicBoom from 'sonic-boom';
 import { REQUEST_ID_HEADER } from '../../http/request-id.ts';
-import { pathOf } from '../../http/routing.ts';
+import { pathOf } from '../../http/url-path.ts';
 import type { LogFormat, LogLevel } from './node-config.ts';
 
 export type { Logger };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createServerAdapter, Response as AdapterResponse } from '@whatwg-node/server';
 import { createApp, type App } from '../../app.ts';
 import type { ErrorReporter } from '../../host.ts';
-import { pathOf } from '../../http/routing.ts';
+import { pathOf } from '../../http/url-path.ts';
 import { localLists } from '../../lists/local-lists.ts';
 import type { ListStores } from '../../lists/list-stores.ts';
 import type { TodoStore } from '../../todos/store.ts';
@@ -15,7 +15,7 @@ import { logRequest, type Logger } from './logger.ts';
 import type { NodeConfig } from './node-config.ts';
 import { openNodeEventChannel } from './node-event-channel.ts';
 import { PROJECT_ROOT } from './project-root.ts';
-import { drain } from './shutdown.ts';
+import { closeGracefully } from './shutdown.ts';
 
 const IN_FLIGHT = Symbol('requests in flight');
 const LAST_ANSWER = Symbol('the answer to the last request');
@@ -143,7 +143,7 @@ export async function startNodeServer(
     draining = true;
     // Open event streams would hold their connections until the timeout: end them first.
     app.close();
-    return drain(server, config.server.shutdownTimeoutMs);
+    return closeGracefully(server, config.server.shutdownTimeoutMs);
   };
   return { url, app, server, close };
 }

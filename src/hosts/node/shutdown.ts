@@ -7,9 +7,9 @@ const SIGNAL_NUMBERS = { SIGINT: 2, SIGTERM: 15 } as const;
  * Stops accepting connections and waits for requests in flight, at most `timeoutMs`, before
  * closing whatever connections remain.
  */
-export async function drain(server: Server, timeoutMs: number): Promise<void> {
+export async function closeGracefully(server: Server, timeoutMs: number): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  // A response whose headers went out before the drain may leave its connection open and
+  // A response whose headers went out before the close may leave its connection open and
   // idle once it ends; close such connections as they appear.
   const sweep = setInterval(() => server.closeIdleConnections(), 50);
   let timer: NodeJS.Timeout | undefined;

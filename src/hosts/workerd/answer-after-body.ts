@@ -5,17 +5,17 @@
  * under `wrangler dev`, whose proxy forwards each request to the worker, a 500 and a logged
  * "Network connection lost".
  */
-const DRAIN_LIMIT_BYTES = 100 * 1024 * 1024;
+const READ_REST_LIMIT_BYTES = 100 * 1024 * 1024;
 
 /**
  * Answers `request` with `answer`, passing the body on through a stream of its own, and reads
- * what the handler left unread (up to `DRAIN_LIMIT_BYTES`) before the answer goes out. workerd
+ * what the handler left unread (up to `READ_REST_LIMIT_BYTES`) before the answer goes out. workerd
  * resets a connection whose request body is still arriving when the response ends, so a client
  * streaming an oversized body would see ECONNRESET instead of the 413, and a body piped on to a
  * Durable Object breaks with "Network connection lost". The handler itself still decides after
  * at most `limits.maxBodyBytes`.
  *
- * With `passAtMost`, the stream passed on ends after that many bytes and the rest is drained
+ * With `passAtMost`, the stream passed on ends after that many bytes and the rest is read
  * here. The worker passes the object no more than its handler needs to refuse a body, so the
  * object can always read what it was given to the end: an object that stops reading a body
  * piped to it breaks the pipe just as one that never starts does.
@@ -41,14 +41,14 @@ export async function answerAfterBody(
     { highWaterMark: 0 },
   );
   const response = await answer(new Request(request, { body }));
-  await drain(source);
+  await readRest(source);
   return response;
 }
 
-async function drain(source: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+async function readRest(source: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
   let read = 0;
   try {
-    while (read <= DRAIN_LIMIT_BYTES) {
+    while (read <= READ_REST_LIMIT_BYTES) {
       const { done, value } = await source.read();
       if (done) return;
       read += value.byteLength;

@@ -6,7 +6,7 @@ import { IDEMPOTENCY_KEY } from '../../http/idempotency-key.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { Responses } from '../../http/responses.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from '../../http/request-id.ts';
-import { pathOf } from '../../http/routing.ts';
+import { pathOf } from '../../http/url-path.ts';
 import type { ListDirectory } from '../../lists/list-directory.ts';
 import { DEFAULT_LIST_PATHS, LISTS_PATH, namedListPaths } from '../../lists/list-paths.ts';
 import { answerAfterBody } from './answer-after-body.ts';

@@ -1,8 +1,8 @@
 import type { IRequest, RouterType } from 'itty-router';
-import { countCodePoints } from './code-points.ts';
-import { HttpProblem } from './http/problem.ts';
-import type { Responses } from './http/responses.ts';
-import { methodNotAllowed } from './http/routing.ts';
+import { countCodePoints } from '../http/code-points.ts';
+import { HttpProblem } from '../http/problem.ts';
+import type { Responses } from '../http/responses.ts';
+import { methodNotAllowed } from '../http/method-not-allowed.ts';
 
 const MAX_NAME_LENGTH = 100;
 

@@ -1,7 +1,7 @@
 import type { IRequest, RouterType } from 'itty-router';
-import { HttpProblem } from './http/problem.ts';
-import type { Responses } from './http/responses.ts';
-import { methodNotAllowed } from './http/routing.ts';
+import { HttpProblem } from '../http/problem.ts';
+import type { Responses } from '../http/responses.ts';
+import { methodNotAllowed } from '../http/method-not-allowed.ts';
 
 const HEALTHY = JSON.stringify({ status: 'ok' });
 
