@@ -1,19 +1,33 @@
 import type { IdentifiedEvent } from '../live/events.ts';
-import { isNotFound } from './api-request.ts';
+import { ApiError, isNotFound } from './api-request.ts';
+import type { LastSeen } from './last-seen.ts';
 import type { ConnectionState } from './live-feed.ts';
 import { filterOfHash, type TodoModel } from './model.ts';
+import type { EditQueue } from './offline-queue.ts';
+import { localId, type Edit, type EditBase, type ShownTodo } from './pending-edit.ts';
 import type { Problems } from './problems.ts';
 import type { TodoApi } from './todo-api.ts';
 import type { TodoView } from './view.ts';
 
+/** What keeps the list's edits while the service cannot be reached, and sends them later. */
+export interface OfflineEdits {
+  readonly queue: EditQueue;
+  readonly lastSeen: LastSeen;
+  /** Sends the queue, if this tab is the one that does. */
+  readonly sync: { run(): void };
+}
+
 /**
- * Wires the view to the server and back. User actions become requests; the list changes only
- * when the live feed says so, so this tab shows what every other tab shows.
+ * Wires the view to the server and back. Online, user actions become requests, and the list
+ * changes only when the live feed says so, so this tab shows what every other tab shows.
+ * Offline, or while earlier edits wait, an edit joins the queue and shows at once as pending.
  */
 export class TodoController {
   #snapshots = 0;
   #changes = 0;
   #lastEventId: string | undefined;
+  /** The version of the list the model holds, whether from the feed or as last seen. */
+  #version: string | undefined;
   #state: ConnectionState = 'connecting';
 
   /** `notFound` hears of an item request answered 404: an item, or the whole list, is gone. */
@@ -22,36 +36,51 @@ export class TodoController {
     private readonly model: TodoModel,
     private readonly view: TodoView,
     private readonly problems: Problems,
+    private readonly offline: OfflineEdits,
     private readonly notFound: () => void,
   ) {}
+
+  /** Whether the list's stream is open: the service is reachable. */
+  get open(): boolean {
+    return this.#state === 'open';
+  }
 
   start(): void {
     this.model.setFilter(filterOfHash(this.view.hash));
     this.view.bind({
-      add: (title) => this.#send(this.api.create(title), () => this.view.restoreNewTodo(title)),
+      add: (title) => {
+        const key = crypto.randomUUID();
+        const create = { kind: 'create', id: localId(), title, key, label: title } as const;
+        this.#make(create, () => this.view.restoreNewTodo(title));
+      },
       toggle: (id, completed) => this.#update(id, { completed }),
-      remove: (id) => this.#send(this.api.remove(id)),
+      remove: (id) => this.#remove(id),
       edit: (id, title) => {
-        if (title === '') this.#send(this.api.remove(id));
-        else if (title !== this.model.get(id)?.title) this.#update(id, { title });
+        if (title === '') this.#remove(id);
+        else this.#update(id, { title });
       },
       toggleAll: (completed) => {
-        for (const todo of this.model.all()) {
-          if (todo.completed !== completed) this.#send(this.api.update({ ...todo, completed }));
+        for (const todo of this.#shown()) {
+          if (todo.completed !== completed) this.#update(todo.id, { completed });
         }
       },
       clearCompleted: () => {
-        for (const todo of this.model.all()) {
-          if (todo.completed) this.#send(this.api.remove(todo.id));
-        }
+        for (const todo of this.#shown()) if (todo.completed) this.#remove(todo.id);
       },
       hashChange: (hash) => {
         this.model.setFilter(filterOfHash(hash));
-        this.view.render(this.model.state());
+        this.#render();
       },
     });
-    this.view.render(this.model.state());
+    this.#render();
     this.#showConnection();
+    void this.offline.lastSeen.read().then((seen) => {
+      // The feed's list, when it came first, is newer.
+      if (seen === undefined || this.#version !== undefined) return;
+      this.#version = seen.version;
+      this.model.apply({ type: 'snapshot', id: seen.version, todos: seen.todos });
+      this.#render();
+    });
   }
 
   /** The feed calls this for every event it reads. */
@@ -59,8 +88,10 @@ export class TodoController {
     if (event.type === 'snapshot') this.#snapshots += 1;
     else this.#changes += 1;
     this.#lastEventId = event.id;
+    this.#version = event.id;
     this.model.apply(event);
-    this.view.render(this.model.state());
+    this.offline.lastSeen.write({ todos: this.model.all(), version: event.id });
+    this.#render();
     this.#showConnection();
   }
 
@@ -74,6 +105,23 @@ export class TodoController {
     }
     this.#state = state;
     this.#showConnection();
+    if (state === 'open') this.offline.sync.run();
+  }
+
+  /** The queue calls this when edits join or leave it, in this tab or another. */
+  editsChanged(): void {
+    this.#render();
+    this.offline.sync.run();
+  }
+
+  #render(): void {
+    this.view.render(this.model.state(this.offline.queue.edits));
+    this.view.showPending(this.offline.queue.edits.length);
+  }
+
+  /** The items as shown, unfiltered: what toggle all and clear completed act on. */
+  #shown(): readonly ShownTodo[] {
+    return this.model.shown(this.offline.queue.edits);
   }
 
   #showConnection(): void {
@@ -85,22 +133,53 @@ export class TodoController {
     });
   }
 
-  #update(id: string, fields: { title?: string; completed?: boolean }): void {
-    const todo = this.model.get(id);
-    if (todo !== undefined) this.#send(this.api.update({ ...todo, ...fields }));
+  #base(id: string): EditBase {
+    const item = this.model.versionOf(id);
+    return { ...(item !== undefined && { item }), ...(this.#version && { list: this.#version }) };
   }
 
-  #send(request: Promise<void>, onFailure?: () => void): void {
-    request.then(
+  #update(id: string, fields: { title?: string; completed?: boolean }): void {
+    const todo = this.#shown().find((shown) => shown.id === id);
+    if (todo === undefined) return;
+    const { title = todo.title, completed = todo.completed } = fields;
+    if (title === todo.title && completed === todo.completed) return;
+    this.#make({ kind: 'update', id, title, completed, label: todo.title, base: this.#base(id) });
+  }
+
+  #remove(id: string): void {
+    const todo = this.#shown().find((shown) => shown.id === id);
+    if (todo === undefined) return;
+    this.#make({ kind: 'delete', id, label: todo.title, base: this.#base(id) });
+  }
+
+  /**
+   * Sends `edit` at once when the service is reachable and nothing waits before it; else, or
+   * when the service turns out not to be reachable after all, queues it.
+   */
+  #make(edit: Edit, onFailure?: () => void): void {
+    this.view.showNotice(undefined);
+    if (!this.open || this.offline.queue.edits.length > 0) return this.#queue(edit);
+    this.#sendNow(edit).then(
       () => this.problems.clear(),
       (error: unknown) => {
         if (this.#state === 'gone') return;
+        if (error instanceof ApiError && error.status === undefined) return this.#queue(edit);
         onFailure?.();
         // A checkbox the user flipped goes back to what the list says.
-        this.view.render(this.model.state());
+        this.#render();
         this.problems.show(error);
         if (isNotFound(error)) this.notFound();
       },
     );
+  }
+
+  #sendNow(edit: Edit): Promise<unknown> {
+    if (edit.kind === 'create') return this.api.create(edit.title, edit.key);
+    if (edit.kind === 'delete') return this.api.remove(edit.id);
+    return this.api.update(edit);
+  }
+
+  #queue(edit: Edit): void {
+    this.offline.queue.add(edit).catch((error: unknown) => this.problems.show(error));
   }
 }

@@ -1,0 +1,71 @@
+import type { Todo } from '../todos/todo.ts';
+
+/**
+ * The version an edit was made on: the item's own when the page knew it (from the event that
+ * last changed it, or the answer to an earlier edit), and always the list's, which no item
+ * shown then was later than. A snapshot gives the list's version only.
+ */
+export interface EditBase {
+  readonly item?: string;
+  readonly list?: string;
+}
+
+interface EditOf<K extends string> {
+  readonly kind: K;
+  /** The item's id; for an item created here and not yet sent, an id the page made. */
+  readonly id: string;
+  /** The item's title as the user saw it when making the edit: what a notice names. */
+  readonly label: string;
+}
+
+export interface CreateEdit extends EditOf<'create'> {
+  readonly title: string;
+  /** Made with the edit and kept with it, so that every try sends the same key. */
+  readonly key: string;
+}
+
+export interface UpdateEdit extends EditOf<'update'> {
+  readonly title: string;
+  readonly completed: boolean;
+  readonly base: EditBase;
+}
+
+export interface DeleteEdit extends EditOf<'delete'> {
+  readonly base: EditBase;
+}
+
+/** An edit the user made, as the page keeps it until the service has it. */
+export type Edit = CreateEdit | UpdateEdit | DeleteEdit;
+
+/** An item as the page shows it: `pending` while an edit of it waits to be sent. */
+export interface ShownTodo extends Todo {
+  readonly pending?: boolean;
+}
+
+const LOCAL_ID_PREFIX = 'pending-';
+
+/** An id for an item made here, not one the service gave; used until its create lands. */
+export function localId(): string {
+  return `${LOCAL_ID_PREFIX}${crypto.randomUUID()}`;
+}
+
+export function isLocalId(id: string): boolean {
+  return id.startsWith(LOCAL_ID_PREFIX);
+}
+
+/** The list as the service last told it, with `edits` applied in order on top. */
+export function withEdits(todos: readonly Todo[], edits: readonly Edit[]): ShownTodo[] {
+  const items = new Map<string, ShownTodo>(todos.map((todo) => [todo.id, todo]));
+  for (const edit of edits) {
+    if (edit.kind === 'create') {
+      items.set(edit.id, { id: edit.id, title: edit.title, completed: false, pending: true });
+    } else if (edit.kind === 'update') {
+      const todo = items.get(edit.id);
+      const { title, completed } = edit;
+      if (todo !== undefined) items.set(edit.id, { ...todo, title, completed, pending: true });
+    } else {
+      items.delete(edit.id);
+    }
+  }
+  return [...items.values()];
+}
