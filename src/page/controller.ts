@@ -1,12 +1,13 @@
 import type { IdentifiedEvent } from '../live/events.ts';
 import { ApiError, isNotFound } from './api-request.ts';
-import type { LastSeen } from './last-seen.ts';
+import type { LastSeen, SeenList } from './last-seen.ts';
 import type { ConnectionState } from './live-feed.ts';
 import { filterOfHash, type TodoModel } from './model.ts';
 import type { EditQueue } from './offline-queue.ts';
-import { localId, type Edit, type EditBase, type ShownTodo } from './pending-edit.ts';
+import type { Edit } from './pending-edit.ts';
 import type { Problems } from './problems.ts';
 import type { TodoApi } from './todo-api.ts';
+import { UserEdits } from './user-edits.ts';
 import type { TodoView } from './view.ts';
 
 /** What keeps the list's edits while the service cannot be reached, and sends them later. */
@@ -29,6 +30,7 @@ export class TodoController {
   /** The version of the list the model holds, whether from the feed or as last seen. */
   #version: string | undefined;
   #state: ConnectionState = 'connecting';
+  readonly #edits: UserEdits;
 
   /** `notFound` hears of an item request answered 404: an item, or the whole list, is gone. */
   constructor(
@@ -38,7 +40,13 @@ export class TodoController {
     private readonly problems: Problems,
     private readonly offline: OfflineEdits,
     private readonly notFound: () => void,
-  ) {}
+  ) {
+    this.#edits = new UserEdits(
+      model,
+      () => this.#version,
+      () => offline.queue.edits,
+    );
+  }
 
   /** Whether the list's stream is open: the service is reachable. */
   get open(): boolean {
@@ -48,24 +56,21 @@ export class TodoController {
   start(): void {
     this.model.setFilter(filterOfHash(this.view.hash));
     this.view.bind({
-      add: (title) => {
-        const key = crypto.randomUUID();
-        const create = { kind: 'create', id: localId(), title, key, label: title } as const;
-        this.#make(create, () => this.view.restoreNewTodo(title));
-      },
-      toggle: (id, completed) => this.#update(id, { completed }),
-      remove: (id) => this.#remove(id),
+      add: (title) => this.#make(this.#edits.create(title), () => this.view.restoreNewTodo(title)),
+      toggle: (id, completed) => this.#make(this.#edits.update(id, { completed })),
+      remove: (id) => this.#make(this.#edits.remove(id)),
       edit: (id, title) => {
-        if (title === '') this.#remove(id);
-        else this.#update(id, { title });
+        this.#make(title === '' ? this.#edits.remove(id) : this.#edits.update(id, { title }));
       },
       toggleAll: (completed) => {
-        for (const todo of this.#shown()) {
-          if (todo.completed !== completed) this.#update(todo.id, { completed });
+        for (const todo of this.#edits.shown()) {
+          this.#make(this.#edits.update(todo.id, { completed }));
         }
       },
       clearCompleted: () => {
-        for (const todo of this.#shown()) if (todo.completed) this.#remove(todo.id);
+        for (const todo of this.#edits.shown()) {
+          if (todo.completed) this.#make(this.#edits.remove(todo.id));
+        }
       },
       hashChange: (hash) => {
         this.model.setFilter(filterOfHash(hash));
@@ -74,13 +79,14 @@ export class TodoController {
     });
     this.#render();
     this.#showConnection();
-    void this.offline.lastSeen.read().then((seen) => {
-      // The feed's list, when it came first, is newer.
-      if (seen === undefined || this.#version !== undefined) return;
-      this.#version = seen.version;
-      this.model.apply({ type: 'snapshot', id: seen.version, todos: seen.todos });
-      this.#render();
-    });
+  }
+
+  /** Shows the list as this browser last saw it, unless the feed has given a newer one. */
+  showLastSeen(seen: SeenList): void {
+    if (this.#version !== undefined) return;
+    this.#version = seen.version;
+    this.model.apply({ type: 'snapshot', id: seen.version, todos: seen.todos });
+    this.#render();
   }
 
   /** The feed calls this for every event it reads. */
@@ -119,11 +125,6 @@ export class TodoController {
     this.view.showPending(this.offline.queue.edits.length);
   }
 
-  /** The items as shown, unfiltered: what toggle all and clear completed act on. */
-  #shown(): readonly ShownTodo[] {
-    return this.model.shown(this.offline.queue.edits);
-  }
-
   #showConnection(): void {
     this.view.showConnection({
       state: this.#state,
@@ -133,30 +134,12 @@ export class TodoController {
     });
   }
 
-  #base(id: string): EditBase {
-    const item = this.model.versionOf(id);
-    return { ...(item !== undefined && { item }), ...(this.#version && { list: this.#version }) };
-  }
-
-  #update(id: string, fields: { title?: string; completed?: boolean }): void {
-    const todo = this.#shown().find((shown) => shown.id === id);
-    if (todo === undefined) return;
-    const { title = todo.title, completed = todo.completed } = fields;
-    if (title === todo.title && completed === todo.completed) return;
-    this.#make({ kind: 'update', id, title, completed, label: todo.title, base: this.#base(id) });
-  }
-
-  #remove(id: string): void {
-    const todo = this.#shown().find((shown) => shown.id === id);
-    if (todo === undefined) return;
-    this.#make({ kind: 'delete', id, label: todo.title, base: this.#base(id) });
-  }
-
   /**
    * Sends `edit` at once when the service is reachable and nothing waits before it; else, or
    * when the service turns out not to be reachable after all, queues it.
    */
-  #make(edit: Edit, onFailure?: () => void): void {
+  #make(edit: Edit | undefined, onFailure?: () => void): void {
+    if (edit === undefined) return;
     this.view.showNotice(undefined);
     if (!this.open || this.offline.queue.edits.length > 0) return this.#queue(edit);
     this.#sendNow(edit).then(

@@ -49,5 +49,6 @@ const feed = openLiveFeed(
 todos.start();
 lists.start();
 feed.start();
+void offline.lastSeen.read().then((seen) => seen && todos.showLastSeen(seen));
 queue.start().catch((error: unknown) => problems.show(error));
 keepPageFiles();

@@ -185,6 +185,27 @@ describe('the page offline', () => {
     await eventually(() => shown(tab)).toEqual(['Changed there, twice', 'Untouched (completed)']);
   });
 
+  it('shares the edits made offline by every tab of the list, and sends each once', async () => {
+    const first = await openBehindProxy();
+    const second = await e2e().openTodos(`${proxy!.url}/`);
+    await goOffline(first);
+    await eventually(() => second.connection.getAttribute('data-state')).toBe('reconnecting');
+
+    await first.add('From the first tab');
+    await second.add('From the second tab');
+    const both = ['From the first tab', 'From the second tab'];
+    await eventually(() => first.titles()).toEqual(both);
+    expect(await pendingItems(first)).toEqual(both.map((title) => `${title} (${NOT_SENT})`));
+
+    await comeBack(first);
+    await eventually(() => pendingStatus(second)).toBe('');
+    expect(await serverList()).toEqual(both);
+    const creates = e2e()
+      .service.requests()
+      .filter((request) => request.method === 'POST');
+    expect(creates).toHaveLength(2);
+  });
+
   it('sends a create whose answer was lost again, and the service holds it once', async () => {
     const tab = await openBehindProxy();
     await goOffline(tab);
