@@ -13,8 +13,12 @@ export interface ListDirectory {
   readonly defaultList: TodoList | undefined;
   /** The named list with this id, or undefined: never made, deleted, or not an id at all. */
   find(id: string): TodoList | undefined;
-  /** Makes a named list, empty, under `title`; an `HttpProblem` when no more can be made. */
-  create(title: string): Promise<StoredList>;
+  /**
+   * Makes a named list, empty, under `title`; an `HttpProblem` when no more can be made. With
+   * `idempotencyKey`, a key that made a list already gives that create's answer again, or a
+   * problem (`keyed-lists.ts`).
+   */
+  create(title: string, idempotencyKey?: string): Promise<StoredList>;
   /** Deletes a named list: it is gone from storage, and its streams end. */
   delete(list: TodoList): Promise<void>;
   /** The lists in memory now, for shutdown and for what a host reports of its streams. */

@@ -1,6 +1,7 @@
 import { MemoryTodoStore } from '../todos/memory-store.ts';
 import { type TodoStore } from '../todos/store.ts';
 import type { ListContext } from './list-directory.ts';
+import type { KeyedList } from './keyed-lists.ts';
 import type { ListInfo } from './list-info.ts';
 
 /** What every store of a directory is opened with. */
@@ -23,8 +24,13 @@ export interface ListStores {
   openDefault(options: StoreOptions): TodoStore;
   /** The named lists kept from an earlier run, in no particular order. */
   openKept(options: StoreOptions): TodoStore[];
-  /** A new list's store, once the list is durable. */
-  create(info: ListInfo, options: StoreOptions): Promise<TodoStore>;
+  /**
+   * A new list's store, once the list is durable, and with `idempotencyKey` the key it was
+   * made with too.
+   */
+  create(info: ListInfo, options: StoreOptions, idempotencyKey?: string): Promise<TodoStore>;
+  /** The keys lists were made with, kept from an earlier run; deleted lists' included. */
+  keptKeys(): KeyedList[];
   /** Resolves once the list is gone from storage, its items and changes with it. */
   remove(listId: string): Promise<void>;
 }
@@ -35,4 +41,5 @@ export const memoryListStores: ListStores = {
   openKept: () => [],
   create: async (info, options) => new MemoryTodoStore({ ...options, info }),
   remove: async () => {},
+  keptKeys: () => [],
 };

@@ -2,6 +2,7 @@ import { HttpProblem } from '../http/problem.ts';
 import type { StoredList, TodoStore } from '../todos/store.ts';
 import type { ListContext, ListDirectory, OpenListDirectory } from './list-directory.ts';
 import { newListId } from './list-id.ts';
+import { listStillBeingMade, listToReplay, type KeyedList } from './keyed-lists.ts';
 import {
   memoryListStores,
   storeOptionsOf,
@@ -9,6 +10,9 @@ import {
   type StoreOptions,
 } from './list-stores.ts';
 import { TodoList } from './todo-list.ts';
+
+/** A key whose create is under way. */
+const BEING_MADE = 'being made';
 
 /** The documented default of `limits.maxLists`. */
 export const DEFAULT_MAX_LISTS = 10000;
@@ -38,6 +42,11 @@ class LocalLists implements ListDirectory {
   readonly #stores: ListStores;
   readonly #storeOptions: StoreOptions;
   readonly #maxLists: number;
+  /**
+   * The keys lists were made with, a deleted list's too, so that its key cannot make it again:
+   * a key is remembered as long as the process (with storage, as the storage file) lasts.
+   */
+  readonly #keys = new Map<string, KeyedList | typeof BEING_MADE>();
   /** Lists being made or deleted: each holds its place under `maxLists` until it is done. */
   #changing = 0;
 
@@ -51,13 +60,17 @@ class LocalLists implements ListDirectory {
     for (const store of this.#stores.openKept(this.#storeOptions)) {
       this.#named.set(store.listInfo.id, this.#listOf(store));
     }
+    for (const keyed of this.#stores.keptKeys()) this.#keys.set(keyed.idempotencyKey, keyed);
   }
 
   find(id: string): TodoList | undefined {
     return this.#named.get(id);
   }
 
-  async create(title: string): Promise<StoredList> {
+  async create(title: string, idempotencyKey?: string): Promise<StoredList> {
+    const keyed = idempotencyKey === undefined ? undefined : this.#keys.get(idempotencyKey);
+    if (keyed === BEING_MADE) throw listStillBeingMade();
+    if (keyed !== undefined) return listToReplay(keyed, title, this.#named.has(keyed.made.list.id));
     if (this.#named.size + this.#changing >= this.#maxLists) {
       throw new HttpProblem(
         507,
@@ -66,14 +79,21 @@ class LocalLists implements ListDirectory {
       );
     }
     this.#changing += 1;
+    if (idempotencyKey !== undefined) this.#keys.set(idempotencyKey, BEING_MADE);
     let store: TodoStore;
     try {
-      store = await this.#stores.create({ id: newListId(), title }, this.#storeOptions);
+      const info = { id: newListId(), title };
+      store = await this.#stores.create(info, this.#storeOptions, idempotencyKey);
+    } catch (error) {
+      if (idempotencyKey !== undefined) this.#keys.delete(idempotencyKey);
+      throw error;
     } finally {
       this.#changing -= 1;
     }
     this.#named.set(store.listInfo.id, this.#listOf(store));
-    return { list: store.listInfo, version: store.listVersion };
+    const made = { list: store.listInfo, version: store.listVersion };
+    if (idempotencyKey !== undefined) this.#keys.set(idempotencyKey, { idempotencyKey, made });
+    return made;
   }
 
   async delete(list: TodoList): Promise<void> {

@@ -3,6 +3,7 @@ import type { AppConfig } from '../config.ts';
 import { preflightHeaders } from '../http/cors.ts';
 import { etagOf, isNotModified, requireIfMatch } from '../http/etag.ts';
 import { readJsonObject, readOptionalJsonObject, requireJsonMediaType } from '../http/json-body.ts';
+import { idempotencyKeyOf } from '../http/idempotency-key.ts';
 import type { Responses } from '../http/responses.ts';
 import { methodNotAllowed } from '../http/routing.ts';
 import { judgedOnLatest } from '../todos/judged.ts';
@@ -47,9 +48,10 @@ export function addListRoutes(router: RouterType, deps: ListRouteDeps): void {
     requireIfMatch(request, etagOf(list.store.latest.listVersion), 'list');
 
   const createList = async (request: IRequest) => {
+    const key = idempotencyKeyOf(request);
     const body = await readOptionalJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
     const title = body === undefined ? '' : parseListTitle(body, CREATE, limits.maxTitleLength);
-    const created = await lists.create(title);
+    const created = await lists.create(title, key);
     return listResponse(201, created, { location: listPathOf(created.list.id) });
   };
 

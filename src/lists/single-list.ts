@@ -1,11 +1,14 @@
 import type { SqlDatabase } from '../todos/sql-database.ts';
 import { immediateWrites } from '../todos/sql-writes.ts';
 import { hasTable, prepareSchema } from '../todos/sqlite-schema.ts';
-import { addListRow, hasListRow, openDefaultSqliteStore } from '../todos/sqlite-list-rows.ts';
+import { hasListRow, newList, openDefaultSqliteStore } from '../todos/sqlite-list-rows.ts';
+import { keptListKeys, listKeyRow } from '../todos/sqlite-list-keys.ts';
+import { runStatements } from '../todos/sql-statements.ts';
 import { openSqliteTodoStore } from '../todos/sqlite-store.ts';
 import { MemoryTodoStore } from '../todos/memory-store.ts';
 import { type StoredList, type TodoStore } from '../todos/store.ts';
 import type { ListContext, ListDirectory, OpenListDirectory } from './list-directory.ts';
+import { listToReplay, type KeyedList } from './keyed-lists.ts';
 import { storeOptionsOf } from './list-stores.ts';
 import { TodoList } from './todo-list.ts';
 
@@ -91,13 +94,19 @@ class NamedList implements ListDirectory {
     return this.#list ?? undefined;
   }
 
-  async create(title: string): Promise<StoredList> {
-    if (this.find(this.#listId) !== undefined)
-      throw new Error('This place holds its list already.');
-    prepareSchema(this.#options.sql);
-    addListRow(this.#options.sql, '', title);
+  async create(title: string, idempotencyKey?: string): Promise<StoredList> {
+    const held = this.find(this.#listId) !== undefined;
+    const keyed = this.#keyed().find((kept) => kept.idempotencyKey === idempotencyKey);
+    if (keyed !== undefined) return listToReplay(keyed, title, held);
+    if (held) throw new Error('This place holds its list already.');
+    const { sql } = this.#options;
+    prepareSchema(sql);
+    const { row, start } = newList('', { id: this.#listId, title });
+    const made = { list: start.list.list, version: start.list.version };
+    const keyRows = idempotencyKey === undefined ? [] : [listKeyRow({ idempotencyKey, made })];
+    sql.transaction(() => runStatements(sql, [row, ...keyRows]));
     this.#list = this.#open();
-    return { list: this.#list.store.listInfo, version: this.#list.store.listVersion };
+    return made;
   }
 
   async delete(list: TodoList): Promise<void> {
@@ -105,6 +114,7 @@ class NamedList implements ListDirectory {
     // back as it was if that fails. Its streams hear of it only once it is done.
     this.#list = null;
     list.beginDeletion();
+    const keyed = this.#keyed();
     try {
       await this.#options.deleteAll();
     } catch (error) {
@@ -112,11 +122,18 @@ class NamedList implements ListDirectory {
       list.cancelDeletion();
       throw error;
     }
+    // The key the list was made with stays, so that it cannot make the list again.
+    if (keyed.length > 0) keepKeys(this.#options.sql, keyed);
     list.markDeleted();
   }
 
   held(): Iterable<TodoList> {
     return this.#list ? [this.#list] : [];
+  }
+
+  /** The key the list was made with, if it was; kept after the list is deleted. */
+  #keyed(): KeyedList[] {
+    return hasTable(this.#options.sql, 'list_keys') ? keptListKeys(this.#options.sql) : [];
   }
 
   #open(): TodoList {
@@ -129,4 +146,9 @@ class NamedList implements ListDirectory {
     });
     return new TodoList(store, this.#context);
   }
+}
+
+function keepKeys(sql: SqlDatabase, keyed: readonly KeyedList[]): void {
+  prepareSchema(sql);
+  sql.transaction(() => runStatements(sql, keyed.map(listKeyRow)));
 }

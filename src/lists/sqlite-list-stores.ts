@@ -2,6 +2,7 @@ import type { SqlDatabase } from '../todos/sql-database.ts';
 import { committed, type SqlWrites } from '../todos/sql-writes.ts';
 import { prepareSchema } from '../todos/sqlite-schema.ts';
 import { listDeletion, newList, openDefaultSqliteStore } from '../todos/sqlite-list-rows.ts';
+import { keptListKeys, listKeyRow } from '../todos/sqlite-list-keys.ts';
 import { openSqliteTodoStore, sqliteTodoStore } from '../todos/sqlite-store.ts';
 import type { ListStores } from './list-stores.ts';
 
@@ -20,11 +21,14 @@ export function sqliteListStores(db: SqlDatabase, writes: SqlWrites): ListStores
         .map(({ list }) =>
           openSqliteTodoStore(db, { ...options, writes, key: list, listId: list }),
         ),
-    create: async (info, options) => {
+    create: async (info, options, idempotencyKey) => {
       const { row, start } = newList(info.id, info);
-      await committed(writes, [row]);
+      const made = { list: info, version: start.list.version };
+      const keyRows = idempotencyKey === undefined ? [] : [listKeyRow({ idempotencyKey, made })];
+      await committed(writes, [row, ...keyRows]);
       return sqliteTodoStore(start, { ...options, writes, key: info.id });
     },
     remove: (listId) => committed(writes, listDeletion(listId)),
+    keptKeys: () => keptListKeys(db),
   };
 }

@@ -17,6 +17,11 @@ export interface TodoChange {
   readonly type: 'created' | 'updated' | 'deleted';
   readonly id: string;
   readonly todo: Todo;
+  /**
+   * The `Idempotency-Key` of the create that made it, kept with the change so a retry answers
+   * as the first did for as long as the change is kept; never sent to clients.
+   */
+  readonly idempotencyKey?: string;
 }
 
 /** A named list got a new title; its data is the list as `GET /api/lists/{id}` gives it. */

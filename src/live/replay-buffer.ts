@@ -31,6 +31,11 @@ export class ReplayBuffer {
     if (this.#changes.length > this.#limit) this.#baseId = this.#changes.shift()!.id;
   }
 
+  /** The newest change kept that `matches`, if any. */
+  findLatest(matches: (change: ChangeEvent) => boolean): ChangeEvent | undefined {
+    return this.#changes.findLast(matches);
+  }
+
   /** The changes after the one with `id`, oldest first, or undefined when it is not known. */
   since(id: string): readonly ChangeEvent[] | undefined {
     if (id === this.#baseId) return this.#changes.slice();

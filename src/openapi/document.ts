@@ -1,5 +1,6 @@
 import type { AppConfig } from '../config.ts';
 import { componentsFor } from './components.ts';
+import { IDEMPOTENCY_KEY_PARAMETER } from './idempotency.ts';
 import { listComponents } from './list-components.ts';
 import { pathsFor } from './paths.ts';
 
@@ -49,7 +50,11 @@ export function openApiDocument(config: AppConfig) {
     paths,
     components: {
       schemas: { ...components.schemas, ...lists.schemas },
-      parameters: { ...components.parameters, ...lists.parameters },
+      parameters: {
+        ...components.parameters,
+        ...lists.parameters,
+        IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER,
+      },
       headers: { ...components.headers, ...lists.headers, XRequestId: REQUEST_ID_HEADER },
     },
   };

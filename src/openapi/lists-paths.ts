@@ -10,6 +10,7 @@ import {
   problem,
   ref,
 } from './parts.ts';
+import { idempotencyAnswers } from './idempotency.ts';
 
 const NO_LIST = problem(
   'No list has this id: it was never made, was deleted, or is not an id. The answer is the ' +
@@ -22,6 +23,7 @@ const LIST_HEADERS = { ...ETAG, Link: ref('headers', 'ListPage') };
 /** `POST /api/lists` and `/api/lists/{listId}`: making, reading, renaming, deleting a list. */
 export function listsPaths({ limits }: AppConfig) {
   const refusals = bodyRefusals(limits.maxBodyBytes);
+  const keyed = idempotencyAnswers('list');
   return {
     '/api/lists': {
       post: {
@@ -30,8 +32,10 @@ export function listsPaths({ limits }: AppConfig) {
         description:
           'Anyone who has the new list’s id (its link) can read and change it; there is no ' +
           'way to list the lists. The body may be left out: the list is then untitled.',
+        parameters: keyed.parameters,
         requestBody: body('NewList', { title: 'Groceries' }, false),
         responses: {
+          ...keyed.responses,
           '201': json('The new list.', LIST, {
             ...LIST_HEADERS,
             Location: ref('headers', 'ListLocation'),

@@ -1,5 +1,6 @@
 import type { AppConfig } from '../config.ts';
 import { EXAMPLE_TODO } from './components.ts';
+import { idempotencyAnswers } from './idempotency.ts';
 import {
   body,
   bodyRefusals,
@@ -36,6 +37,7 @@ export function todoPaths({ limits, sse }: AppConfig, { named }: ListKind) {
   );
   const listParameter = named ? { parameters: [ref('parameters', 'ListId')] } : {};
   const collection = named ? 'the list' : 'the default list';
+  const keyed = idempotencyAnswers('item');
 
   return {
     todos: {
@@ -54,8 +56,10 @@ export function todoPaths({ limits, sse }: AppConfig, { named }: ListKind) {
       post: {
         operationId: id('createTodo'),
         summary: `Create an item in ${collection}`,
+        parameters: keyed.parameters,
         requestBody: body('NewTodo', { title: 'Buy milk' }),
         responses: {
+          ...keyed.responses,
           '201': json('The new item.', ref('schemas', 'Todo'), {
             ...ETAG,
             Location: ref('headers', 'Location'),

@@ -27,6 +27,11 @@ export class Announcements {
     return this.#replay.since(eventId);
   }
 
+  /** The newest change kept for clients that resume that `matches`, if any. */
+  findLatest(matches: (change: ChangeEvent) => boolean): ChangeEvent | undefined {
+    return this.#replay.findLatest(matches);
+  }
+
   /** A listener's exception is reported; it never undoes the change or stops other listeners. */
   announce(change: ChangeEvent): void {
     this.#replay.record(change);

@@ -1,7 +1,8 @@
 import { DEFAULT_APP_CONFIG } from '../config.ts';
-import { eventIdOf, type ChangeEvent } from '../live/events.ts';
+import { eventIdOf, type ChangeEvent, type TodoChange } from '../live/events.ts';
 import type { ListInfo } from '../lists/list-info.ts';
 import { Announcements } from './announcements.ts';
+import { createdWith, type KeyedCreate } from './keyed-creates.ts';
 import { PendingChanges } from './pending-changes.ts';
 import { newRunId } from './run-id.ts';
 import type { WriteDone } from './sql-writes.ts';
@@ -73,19 +74,15 @@ export class MemoryTodoStore implements TodoStore {
   get size(): number {
     return this.#items.size;
   }
-
   get version(): string {
     return eventIdOf({ run: this.#runId, sequence: this.#sequence });
   }
-
   get listInfo(): ListInfo {
     return this.#list.list;
   }
-
   get listVersion(): string {
     return this.#list.version;
   }
-
   get latest(): LatestList {
     return this.#pending;
   }
@@ -98,9 +95,13 @@ export class MemoryTodoStore implements TodoStore {
     return this.#items.get(id);
   }
 
-  create(fields: TodoFields): Promise<StoredTodo> {
-    const id = crypto.randomUUID();
-    return this.#changeItem('created', { id, title: fields.title, completed: fields.completed });
+  create(fields: TodoFields, idempotencyKey?: string): Promise<StoredTodo> {
+    const todo = { id: crypto.randomUUID(), title: fields.title, completed: fields.completed };
+    return this.#changeItem('created', todo, idempotencyKey);
+  }
+
+  createdWith(idempotencyKey: string): KeyedCreate | undefined {
+    return createdWith(idempotencyKey, this.#pending, this.#announcements);
   }
 
   replace(id: string, fields: TodoFields): Promise<StoredTodo | undefined> {
@@ -134,8 +135,9 @@ export class MemoryTodoStore implements TodoStore {
     return this.#announcements.since(eventId);
   }
 
-  #changeItem(type: 'created' | 'updated', todo: Todo): Promise<StoredTodo> {
-    const change = { type, todo: Object.freeze(todo), id: this.#nextId() };
+  #changeItem(type: 'created' | 'updated', todo: Todo, idempotencyKey?: string) {
+    const keyed = idempotencyKey === undefined ? {} : { idempotencyKey };
+    const change: TodoChange = { type, todo: Object.freeze(todo), id: this.#nextId(), ...keyed };
     const stored: StoredTodo = { todo: change.todo, version: change.id };
     return this.#make(change, stored, () => this.#items.set(todo.id, stored));
   }

@@ -34,6 +34,11 @@ export class PendingChanges implements LatestList {
     return this.#changes[0];
   }
 
+  /** The newest change waiting to be durable that `matches`, if any. */
+  findLatest(matches: (change: ChangeEvent) => boolean): ChangeEvent | undefined {
+    return this.#changes.findLast(matches);
+  }
+
   get size(): number {
     return this.#durable.size + this.#added;
   }

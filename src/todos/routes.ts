@@ -3,12 +3,15 @@ import type { AppConfig } from '../config.ts';
 import { preflightHeaders } from '../http/cors.ts';
 import { etagOf, isNotModified, requireIfMatch } from '../http/etag.ts';
 import { readJsonObject, requireJsonMediaType } from '../http/json-body.ts';
+import { idempotencyKeyOf } from '../http/idempotency-key.ts';
 import { HttpProblem } from '../http/problem.ts';
 import type { Responses } from '../http/responses.ts';
 import { methodNotAllowed } from '../http/routing.ts';
 import { stillThere, type ListBase, type ListOf } from '../lists/list-bases.ts';
+import type { ListPaths } from '../lists/list-paths.ts';
 import { answerOf, type ItemAnswer, type TodoList } from '../lists/todo-list.ts';
 import { judgedOnLatest } from './judged.ts';
+import { itemToReplay } from './keyed-creates.ts';
 import type { StoredTodo } from './store.ts';
 import { parseTodoFields, type BodyIntent } from './validate.ts';
 
@@ -33,6 +36,10 @@ export function addTodoRoutes(router: RouterType, deps: TodoRouteDeps) {
 
   const itemResponse = (status: number, answer: ItemAnswer, headers?: Record<string, string>) =>
     responses.apiJson(status, answer.json, { etag: answer.etag, ...headers });
+
+  // A retry with the same Idempotency-Key gets this again, from the change that made the item.
+  const createdResponse = (created: StoredTodo, paths: ListPaths) =>
+    itemResponse(201, answerOf(created), { location: `${paths.todos}/${created.todo.id}` });
 
   const found = (stored: StoredTodo | undefined): StoredTodo => {
     if (stored === undefined) throw new HttpProblem(404, 'No to-do has this id.');
@@ -61,17 +68,19 @@ export function addTodoRoutes(router: RouterType, deps: TodoRouteDeps) {
   };
 
   const createTodo = async (list: TodoList, request: IRequest) => {
+    const key = idempotencyKeyOf(request);
     requireJsonMediaType(request);
     const fields = await readFields(request, CREATE);
     const { store, paths } = stillThere(list);
+    const earlier = key === undefined ? undefined : store.createdWith(key);
+    if (earlier !== undefined) return createdResponse(itemToReplay(earlier, fields), paths);
     if (store.latest.size >= limits.maxItems) {
       throw new HttpProblem(
         507,
         `The list is full: it holds the most items allowed, ${limits.maxItems}. Delete some first.`,
       );
     }
-    const created = await store.create(fields);
-    return itemResponse(201, answerOf(created), { location: `${paths.todos}/${created.todo.id}` });
+    return createdResponse(await store.create(fields, key), paths);
   };
 
   const getTodo = (list: TodoList, request: IRequest) => {

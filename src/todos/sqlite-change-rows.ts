@@ -34,10 +34,12 @@ export function sequenceMove(key: string, sequence: number, keepChanges: number)
     },
   ];
   if (keepChanges > 0) {
-    statements.push({
-      sql: 'DELETE FROM list_changes WHERE list = ? AND sequence <= ?',
-      params: trimmed,
-    });
+    for (const table of ['list_changes', 'list_change_keys']) {
+      statements.push({
+        sql: `DELETE FROM ${table} WHERE list = ? AND sequence <= ?`,
+        params: trimmed,
+      });
+    }
   }
   return {
     statements,
@@ -58,7 +60,7 @@ export function changeRows(
   const row = rowOf(key, change);
   if (keepChanges === 0) return [row];
   const data = JSON.stringify(change.type === 'list-renamed' ? change.list : change.todo);
-  return [
+  const rows = [
     row,
     statement(
       'INSERT INTO list_changes (list, sequence, type, data) VALUES (?, ?, ?, ?)',
@@ -68,6 +70,17 @@ export function changeRows(
       data,
     ),
   ];
+  if (change.type === 'created' && change.idempotencyKey !== undefined) {
+    rows.push(
+      statement(
+        'INSERT INTO list_change_keys (list, sequence, idempotency_key) VALUES (?, ?, ?)',
+        key,
+        sequence,
+        change.idempotencyKey,
+      ),
+    );
+  }
+  return rows;
 }
 
 /** The statement that makes `change` in the list's title or items. */

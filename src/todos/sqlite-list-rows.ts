@@ -47,7 +47,7 @@ export function hasListRow(db: SqlDatabase, key: string): boolean {
 
 /** The statements that remove a list: its items, its changes and its row. */
 export function listDeletion(key: string): SqlStatement[] {
-  return ['list_items', 'list_changes', 'lists'].map((table) =>
+  return ['list_items', 'list_changes', 'list_change_keys', 'lists'].map((table) =>
     statement(`DELETE FROM ${table} WHERE list = ?`, key),
   );
 }

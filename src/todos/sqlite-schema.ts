@@ -21,6 +21,15 @@ const TABLES = [
   `CREATE TABLE IF NOT EXISTS list_changes (
      list TEXT NOT NULL, sequence INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL,
      PRIMARY KEY (list, sequence)) WITHOUT ROWID`,
+  // The Idempotency-Key of a kept change that was a create sent with one, kept and trimmed
+  // with the change: a table of its own, so that a database from before it needs no change.
+  `CREATE TABLE IF NOT EXISTS list_change_keys (
+     list TEXT NOT NULL, sequence INTEGER NOT NULL, idempotency_key TEXT NOT NULL,
+     PRIMARY KEY (list, sequence)) WITHOUT ROWID`,
+  // The key a list was made with, and that create's answer (`sqlite-list-keys.ts`).
+  `CREATE TABLE IF NOT EXISTS list_keys (
+     idempotency_key TEXT PRIMARY KEY, list TEXT NOT NULL, title_json TEXT NOT NULL,
+     version TEXT NOT NULL) WITHOUT ROWID`,
 ];
 
 /**

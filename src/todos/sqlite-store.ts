@@ -23,6 +23,7 @@ interface ChangeRow {
   sequence: number;
   type: ChangeEvent['type'];
   data: string;
+  idempotency_key: string | null;
 }
 
 export interface SqliteTodoStoreOptions {
@@ -87,7 +88,9 @@ function keptList(db: SqlDatabase, { key, listId, keepChanges }: SqliteTodoStore
   const changes = unbrokenUpTo(
     sequence,
     db.all<ChangeRow>(
-      'SELECT sequence, type, data FROM list_changes WHERE list = ? AND sequence > ? ORDER BY sequence',
+      `SELECT sequence, type, data, idempotency_key FROM list_changes
+         LEFT JOIN list_change_keys USING (list, sequence)
+         WHERE list = ? AND sequence > ? ORDER BY sequence`,
       key,
       sequence - keepChanges,
     ),
@@ -103,10 +106,12 @@ function keptList(db: SqlDatabase, { key, listId, keepChanges }: SqliteTodoStore
   };
 }
 
-function changeOf(run: string, { sequence, type, data }: ChangeRow): ChangeEvent {
-  const id = eventIdOf({ run, sequence });
+function changeOf(run: string, row: ChangeRow): ChangeEvent {
+  const { type, data, idempotency_key: idempotencyKey } = row;
+  const id = eventIdOf({ run, sequence: row.sequence });
   if (type === 'list-renamed') return { type, id, list: JSON.parse(data) as ListInfo };
-  return { type, id, todo: JSON.parse(data) as Todo };
+  const todo = JSON.parse(data) as Todo;
+  return idempotencyKey === null ? { type, id, todo } : { type, id, todo, idempotencyKey };
 }
 
 /**

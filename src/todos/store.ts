@@ -1,5 +1,6 @@
 import type { ChangeEvent } from '../live/events.ts';
 import type { ListInfo } from '../lists/list-info.ts';
+import type { KeyedCreate } from './keyed-creates.ts';
 import type { Todo, TodoFields } from './todo.ts';
 
 /**
@@ -52,7 +53,10 @@ export interface TodoStore {
   readonly latest: LatestList;
   list(): Todo[];
   get(id: string): StoredTodo | undefined;
-  create(fields: TodoFields): Promise<StoredTodo>;
+  /** With `idempotencyKey`, the change keeps it, so that `createdWith` finds it. */
+  create(fields: TodoFields, idempotencyKey?: string): Promise<StoredTodo>;
+  /** The create made with `idempotencyKey`, while the list remembers it (`keyed-creates.ts`). */
+  createdWith(idempotencyKey: string): KeyedCreate | undefined;
   /** Undefined when the latest list holds no item `id`. */
   replace(id: string, fields: TodoFields): Promise<StoredTodo | undefined>;
   /** The item as it was; undefined when the latest list holds no item `id`. */

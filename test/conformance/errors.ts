@@ -35,6 +35,7 @@ function brokenStores(failure = new Error('disk on fire at /srv/secret/store.ts:
     openKept: () => [],
     create: async (info) => new BrokenStore(failure, info),
     remove: async () => {},
+    keptKeys: () => [],
   };
 }
 

@@ -10,6 +10,9 @@ import { configuredLimitsSuite } from './configured-limits.ts';
 import { corsSuite } from './cors.ts';
 import { errorsSuite, unexpectedFailuresSuite } from './errors.ts';
 import { httpDetailsSuite } from './http-details.ts';
+import { idempotencySuite } from './idempotency.ts';
+import { idempotencyInFlightSuite } from './idempotency-in-flight.ts';
+import { idempotentListsSuite } from './idempotent-lists.ts';
 import { itemsSuite } from './items.ts';
 import { listDeletesSuite } from './list-deletes.ts';
 import { listFailuresSuite } from './list-failures.ts';
@@ -38,11 +41,14 @@ export function conformanceSuite(unchecked: TestHost): void {
     eventClientsSuite(host);
     otherRoutesSuite(host);
     operationsSuite(host);
+    idempotencySuite(host);
+    if (host.injects) idempotencyInFlightSuite(host);
     // Lists are made from the default list's service, where no list exists yet.
     if (!host.onNamedList) {
       listsSuite(host);
       listStreamsSuite(host);
       listDeletesSuite(host);
+      idempotentListsSuite(host);
       if (host.injects) listFailuresSuite(host);
     }
   });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LIST_PATHS, listPathOf, namedListPaths } from '../../src/lists/list-paths.ts';
+import { answerOf, keyed } from '../conformance/idempotency.ts';
 import { sendJson, type TodoJson } from '../support/api.ts';
 import type { TestService } from '../support/hosts.ts';
 import { openStream, type SseEvent, type StreamReader } from '../support/sse.ts';
@@ -219,5 +220,23 @@ describe('named lists kept in SQLite, SIGKILL between changes', () => {
     const second = await startOn(file);
     expect(await seen(second.service)).toEqual(before);
     expect(before.map(([status]) => status)).toEqual([200, 200, 404]);
+  });
+});
+
+describe('Idempotency-Key kept in SQLite, SIGKILL between a create and its retry', () => {
+  it('answers the retries of an item create and a list create as the first were', async () => {
+    const file = freshFile();
+    const first = await startOn(file);
+    const sendBoth = async (service: TestService) => [
+      await answerOf(await service.fetch('/api/todos', keyed({ title: 'Buy milk' }))),
+      await answerOf(await service.fetch('/api/lists', keyed({ title: 'Groceries' }))),
+    ];
+    const answered = await sendBoth(first.service);
+    first.process.child.kill('SIGKILL');
+    await first.process.exited;
+    const second = await startOn(file);
+    const retried = await sendBoth(second.service);
+    const items = await (await second.service.fetch('/api/todos')).json();
+    expect([retried, items.length]).toEqual([answered, 1]);
   });
 });

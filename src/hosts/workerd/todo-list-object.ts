@@ -3,6 +3,7 @@ import { createApp, type App } from '../../app.ts';
 import { placeOfEventId } from '../../live/events.ts';
 import { singleList } from '../../lists/single-list.ts';
 import type { TodoList } from '../../lists/todo-list.ts';
+import { HttpProblem } from '../../http/problem.ts';
 import type { StoredList } from '../../todos/store.ts';
 import { answerAfterBody } from './answer-after-body.ts';
 import { durableSql } from './durable-sql.ts';
@@ -10,6 +11,11 @@ import { LIST_NAME, type Env } from './env.ts';
 import { EventSockets } from './event-sockets.ts';
 import { listIdOf } from './object-ids.ts';
 import { workerConfigFromVars } from './vars-config.ts';
+
+/** What making a list by RPC gave: the list as made, or the problem to answer with. */
+export type ListCreated =
+  | { readonly made: StoredList }
+  | { readonly refused: { readonly status: number; readonly detail: string } };
 
 /**
  * One list's object, reached from whichever isolate: the default list's (`/api/todos`,
@@ -44,9 +50,17 @@ export class TodoListObject extends DurableObject<Env> {
     this.#sockets.adoptAll(() => this.#list());
   }
 
-  /** Makes this object's list, named `title`: the worker's `POST /api/lists`, by RPC. */
-  create(title: string): Promise<StoredList> {
-    return this.app.lists.create(title);
+  /**
+   * Makes this object's list, named `title`: the worker's `POST /api/lists`, by RPC. A refusal
+   * comes back as a value: an error thrown across RPC loses its class and its status.
+   */
+  async create(title: string, idempotencyKey?: string): Promise<ListCreated> {
+    try {
+      return { made: await this.app.lists.create(title, idempotencyKey) };
+    } catch (error) {
+      if (!(error instanceof HttpProblem)) throw error;
+      return { refused: { status: error.status, detail: error.detail } };
+    }
   }
 
   // The object, not the worker, must finish the body: workerd breaks the worker-to-object body

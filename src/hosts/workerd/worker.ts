@@ -2,6 +2,7 @@ import { createApp } from '../../app.ts';
 import { ConfigError } from '../../config.ts';
 import type { Handler } from '../../handler.ts';
 import { isApiPath } from '../../http/cors.ts';
+import { IDEMPOTENCY_KEY } from '../../http/idempotency-key.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { Responses } from '../../http/responses.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from '../../http/request-id.ts';
@@ -16,6 +17,9 @@ import { workerConfigFromVars, type WorkerConfig } from './vars-config.ts';
 import { workersAssets } from './workers-assets.ts';
 
 export { TodoListObject } from './todo-list-object.ts';
+
+/** The name of the object a list made with the key `key` lives in; never the default list's. */
+const keyedName = (key: string) => `${IDEMPOTENCY_KEY} ${key}`;
 
 /** Whether `path` is `base` or below it. */
 const isUnder = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
@@ -55,12 +59,21 @@ function misconfigured(error: ConfigError, request: Request): Response {
 /**
  * The lists as the worker sees them: it holds none, and makes each new one in an object of
  * its own. A request for a list it could name went to that list's object before the handler.
+ * A list made with an `Idempotency-Key` is made in the object named after the key, which
+ * answers a retry as it answered the first create: there is no directory of keys to consult.
  */
 function workerLists(env: Env): ListDirectory {
+  const { TODO_LIST } = env;
   return {
     defaultList: undefined,
     find: () => undefined,
-    create: (title) => env.TODO_LIST.get(env.TODO_LIST.newUniqueId()).create(title),
+    create: async (title, key) => {
+      const id = key === undefined ? TODO_LIST.newUniqueId() : TODO_LIST.idFromName(keyedName(key));
+      const created = await TODO_LIST.get(id).create(title, key);
+      if ('refused' in created)
+        throw new HttpProblem(created.refused.status, created.refused.detail);
+      return created.made;
+    },
     delete: () => Promise.reject(new Error('The worker holds no list to delete.')),
     held: () => [],
   };

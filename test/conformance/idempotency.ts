@@ -1,0 +1,203 @@
+import { describe, expect, it } from 'vitest';
+import { namedListPaths } from '../../src/lists/list-paths.ts';
+import { createTodo, expectProblem, sendJson, snapshot, type TodoJson } from '../support/api.ts';
+import { useService, type TestHost, type TestService } from '../support/hosts.ts';
+import { createList } from '../support/lists.ts';
+import { firstEvent, opened } from '../support/sse.ts';
+
+const KEY = '"5b1f7a9e-4c1d-4f0e-9a57-2f3b8d6c1e42"';
+
+/** `Idempotency-Key` values refused with 400, and why. */
+export const BAD_KEYS: readonly [string, string][] = [
+  ['an empty string', '""'],
+  ['an empty token', ''],
+  ['a string of 256 characters', `"${'k'.repeat(256)}"`],
+  ['a token of 256 characters', 'k'.repeat(256)],
+  ['a character outside ASCII', '"clé"'],
+  ['a tab', '"a\tb"'],
+  ['an unquoted value that is no token', 'a key'],
+  ['an escape other than \\" and \\\\', '"a\\nb"'],
+  ['an unterminated string', '"abc'],
+  ['a list of two strings', '"a", "b"'],
+  ['parameters', '"abc";expires=1'],
+  ['a number', '42'],
+];
+
+/** A create sent with the key, as a client sends it. */
+export const keyed = (body: unknown, key = KEY) =>
+  sendJson('POST', body, { 'idempotency-key': key });
+
+/** What a client may rely on being the same in a replayed answer. */
+export async function answerOf(response: Response) {
+  const { headers } = response;
+  return {
+    status: response.status,
+    body: await response.text(),
+    contentType: headers.get('content-type'),
+    location: headers.get('location'),
+    etag: headers.get('etag'),
+    link: headers.get('link'),
+  };
+}
+
+async function create(service: TestService, body: unknown, key = KEY) {
+  return service.fetch(service.paths.todos, keyed(body, key));
+}
+
+/** docs/api.md, Idempotency-Key: creates of items sent with the header. */
+export function idempotencySuite(host: TestHost) {
+  describe('Idempotency-Key on POST of an item', () => {
+    const api = useService(host);
+
+    it('answers a retry exactly as the first create was answered', async () => {
+      const first = await answerOf(await create(api(), { title: 'Buy milk' }));
+      const retry = await answerOf(await create(api(), { title: 'Buy milk' }));
+      expect([first.status, retry]).toEqual([201, first]);
+    });
+
+    it('makes no second item on a retry', async () => {
+      await create(api(), { title: 'Buy milk' });
+      const before = await snapshot(api());
+      await create(api(), { title: 'Buy milk' });
+      expect(await snapshot(api())).toEqual(before);
+    });
+
+    it('sends no second event on a retry', async () => {
+      const stream = await opened(api());
+      await firstEvent(stream);
+      await create(api(), { title: 'Buy milk' });
+      await create(api(), { title: 'Buy milk' });
+      const next = await createTodo(api(), { title: 'Bread' });
+      const events = [await stream.nextEvent(), await stream.nextEvent()];
+      expect(events.map(({ event, data }) => [event, (data as TodoJson).title])).toEqual([
+        ['created', 'Buy milk'],
+        ['created', next.title],
+      ]);
+    });
+
+    it('takes the same create written another way as the same body', async () => {
+      const first = await answerOf(await create(api(), { title: 'Buy milk' }));
+      const retry = await create(api(), '{ "completed" : false, "title" : "Buy milk" }');
+      expect(await answerOf(retry)).toEqual(first);
+    });
+
+    it('reads a key sent as a token as the same key sent as a string', async () => {
+      const first = await answerOf(await create(api(), { title: 'a' }, 'abc:1/x'));
+      expect(await answerOf(await create(api(), { title: 'a' }, '"abc:1/x"'))).toEqual(first);
+    });
+
+    it('answers a retry as the first create was, after the item changed', async () => {
+      const firstResponse = await create(api(), { title: 'Buy milk' });
+      const first = await answerOf(firstResponse);
+      const location = firstResponse.headers.get('location')!;
+      const replaced = await api().fetch(
+        location,
+        sendJson('PUT', { title: 'b', completed: true }),
+      );
+      expect(replaced.status).toBe(200);
+      expect(await answerOf(await create(api(), { title: 'Buy milk' }))).toEqual(first);
+    });
+
+    it('refuses the key with another body with 422, changing nothing', async () => {
+      await create(api(), { title: 'Buy milk' });
+      const before = await snapshot(api());
+      const problem = await expectProblem(await create(api(), { title: 'Bread' }), 422);
+      expect([problem.detail, await snapshot(api())]).toEqual([
+        expect.stringContaining('Idempotency-Key'),
+        before,
+      ]);
+    });
+
+    it('makes one item of concurrent retries, each answered 409 or as the first', async () => {
+      const responses = await Promise.all(
+        Array.from({ length: 8 }, () => create(api(), { title: 'Buy milk' })),
+      );
+      const answers = await Promise.all(responses.map(answerOf));
+      const made = answers.find((answer) => answer.status === 201)!;
+      const others = answers.filter((answer) => answer.status !== 409);
+      expect([
+        others.every((answer) => answer.body === made.body),
+        (await snapshot(api())).todos,
+      ]).toEqual([true, [JSON.parse(made.body)]]);
+    });
+
+    it('sends one event for concurrent retries', async () => {
+      const stream = await opened(api());
+      await firstEvent(stream);
+      await Promise.all(Array.from({ length: 8 }, () => create(api(), { title: 'Buy milk' })));
+      await createTodo(api(), { title: 'Bread' });
+      const events = [await stream.nextEvent(), await stream.nextEvent()];
+      expect(events.map(({ data }) => (data as TodoJson).title)).toEqual(['Buy milk', 'Bread']);
+    });
+
+    it('makes an item for each of two keys', async () => {
+      await create(api(), { title: 'Buy milk' }, '"one"');
+      await create(api(), { title: 'Buy milk' }, '"two"');
+      expect((await snapshot(api())).todos).toHaveLength(2);
+    });
+
+    it('makes an item for every create sent without the key', async () => {
+      await createTodo(api(), { title: 'Buy milk' });
+      await createTodo(api(), { title: 'Buy milk' });
+      expect((await snapshot(api())).todos).toHaveLength(2);
+    });
+
+    it.each(BAD_KEYS)(
+      'refuses a key of %s with 400 naming the header, changing nothing',
+      async (_, key) => {
+        const before = await snapshot(api());
+        const problem = await expectProblem(await create(api(), { title: 'a' }, key), 400);
+        expect([problem.detail, await snapshot(api())]).toEqual([
+          expect.stringMatching(/^Idempotency-Key must be one Structured Field string/),
+          before,
+        ]);
+      },
+    );
+
+    it('refuses a key sent on two header lines with 400, changing nothing', async () => {
+      const headers = new Headers({ 'content-type': 'application/json' });
+      headers.append('idempotency-key', '"a"');
+      headers.append('idempotency-key', '"a"');
+      const before = await snapshot(api());
+      const init = { method: 'POST', headers, body: '{"title":"a"}' };
+      await expectProblem(await api().fetch(api().paths.todos, init), 400);
+      expect(await snapshot(api())).toEqual(before);
+    });
+
+    it('takes a key of 255 characters', async () => {
+      expect((await create(api(), { title: 'a' }, `"${'k'.repeat(255)}"`)).status).toBe(201);
+    });
+  });
+
+  describe('Idempotency-Key once its change has left the replay history', () => {
+    const api = useService(host, { sse: { replayEvents: 2 } });
+
+    it('remembers the key while its change is among the sse.replayEvents kept', async () => {
+      const first = await answerOf(await create(api(), { title: 'Buy milk' }));
+      await createTodo(api(), { title: 'Bread' });
+      expect(await answerOf(await create(api(), { title: 'Buy milk' }))).toEqual(first);
+    });
+
+    it('takes the key as new once its change is no longer kept', async () => {
+      const first = await answerOf(await create(api(), { title: 'Buy milk' }));
+      await createTodo(api(), { title: 'Bread' });
+      await createTodo(api(), { title: 'Jam' });
+      const again = await answerOf(await create(api(), { title: 'Buy milk' }));
+      expect([again.status, again.location === first.location]).toEqual([201, false]);
+    });
+  });
+
+  if (!host.onNamedList) {
+    describe('Idempotency-Key on items of two lists', () => {
+      const api = useService(host);
+
+      it('keeps keys apart per list: the same key makes an item on each', async () => {
+        const other = namedListPaths((await createList(api(), 'Other')).id).todos;
+        await create(api(), { title: 'Buy milk' });
+        expect((await api().fetch(other, keyed({ title: 'Buy milk' }))).status).toBe(201);
+        const theirs = (await (await api().fetch(other)).json()) as TodoJson[];
+        expect([(await snapshot(api())).todos.length, theirs.length]).toEqual([1, 1]);
+      });
+    });
+  }
+}
