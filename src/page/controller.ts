@@ -122,7 +122,7 @@ export class TodoController {
 
   #render(): void {
     this.view.render(this.model.state(this.offline.queue.edits));
-    this.view.showPending(this.offline.queue.edits.length);
+    this.view.showPending(this.offline.queue.kept);
   }
 
   #showConnection(): void {

@@ -43,6 +43,11 @@ export class EditQueue {
     return [...this.#edits, ...this.#unwritten];
   }
 
+  /** How many edits are written: kept on this device, should the tab close now. */
+  get kept(): number {
+    return this.#edits.length;
+  }
+
   /** The first edit to send; undefined when none is written. */
   get next(): StoredEdit | undefined {
     return this.#edits[0];

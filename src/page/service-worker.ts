@@ -73,8 +73,11 @@ async function networkFirst(request: Request, url: URL): Promise<Response> {
   }
 }
 
+/** What the browser itself fetches for the page (the icon, the manifest): no page names them. */
+const SHELL = [PAGE, '/favicon.svg', '/manifest.webmanifest'];
+
 worker.addEventListener('install', (event) => {
-  event.waitUntil(keep([PAGE]).then(() => worker.skipWaiting()));
+  event.waitUntil(keep(SHELL).then(() => worker.skipWaiting()));
 });
 
 worker.addEventListener('activate', (event) => {

@@ -99,7 +99,7 @@ export class TodoView {
     this.#problem.textContent = detail ?? '';
   }
 
-  /** How many edits wait to be sent; a deleted item's shows nowhere else. */
+  /** How many edits are kept on this device to be sent; a deleted item's shows nowhere else. */
   showPending(count: number): void {
     const edits = count === 1 ? '1 change' : `${count} changes`;
     this.#pending.textContent = count === 0 ? '' : `${edits} not sent yet: kept on this device`;

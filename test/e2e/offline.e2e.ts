@@ -98,7 +98,7 @@ describe('the page offline', () => {
       `New title (${NOT_SENT})`,
       `Made offline (${NOT_SENT})`,
     ]);
-    expect(await pendingStatus(tab)).toBe('4 changes not sent yet: kept on this device');
+    await eventually(() => pendingStatus(tab)).toBe('4 changes not sent yet: kept on this device');
     expect(await serverList()).toEqual(['Walk dog', 'Buy milk', 'Old title', 'Call mum']);
   });
 
@@ -131,7 +131,7 @@ describe('the page offline', () => {
     await tab.toggle('Two');
     await tab.clearCompleted.click();
     expect(await shown(tab)).toEqual(['Two']);
-    expect(await pendingStatus(tab)).toBe('6 changes not sent yet: kept on this device');
+    await eventually(() => pendingStatus(tab)).toBe('6 changes not sent yet: kept on this device');
 
     await comeBack(tab);
     expect(await serverList()).toEqual(['Two']);
@@ -243,6 +243,9 @@ describe('the page offline, with storage on', () => {
     await eventually(() => first.connection.getAttribute('data-state')).toBe('reconnecting');
     await first.add('Milk', 'Eggs', 'Bread');
     await first.toggle('Eggs');
+    await eventually(() => pendingStatus(first)).toBe(
+      '4 changes not sent yet: kept on this device',
+    );
     await first.page.close();
 
     const reopened = await e2e().newTab();

@@ -1,20 +1,24 @@
 import type { BrowserProblems } from './browser-problems.ts';
 import { eventually, type TodoPage } from './todo-page.ts';
 
-/** Waits until the page's service worker keeps the page's files: it can open offline now. */
+/**
+ * Waits until the page's service worker keeps every file the page loaded (and the page itself,
+ * under `/`): it can open offline now.
+ */
 export async function untilWorksOffline(tab: TodoPage): Promise<void> {
   await eventually(
     () =>
       tab.page.evaluate(async () => {
-        const kept = await Promise.all(
-          ['/', '/build/page/main.js', '/build/page/controller.js', '/style.css'].map((path) =>
-            caches.match(path),
-          ),
-        );
-        return kept.every((response) => response !== undefined);
+        const loaded = performance
+          .getEntriesByType('resource')
+          .map((entry) => new URL(entry.name))
+          .filter((url) => url.origin === location.origin && !url.pathname.startsWith('/api/'));
+        const paths = ['/', ...loaded.map((url) => url.pathname)];
+        const kept = await Promise.all(paths.map((path) => caches.match(path)));
+        return paths.filter((_, at) => kept[at] === undefined);
       }),
     10_000,
-  ).toBe(true);
+  ).toEqual([]);
 }
 
 /**
