@@ -46,7 +46,20 @@ const LOCAL_ID_PREFIX = 'pending-';
 
 /** An id for an item made here, not one the service gave; used until its create lands. */
 export function localId(): string {
-  return `${LOCAL_ID_PREFIX}${crypto.randomUUID()}`;
+  return `${LOCAL_ID_PREFIX}${randomUuid()}`;
+}
+
+/**
+ * A random UUID, also where `crypto.randomUUID` is missing: it exists in secure contexts only,
+ * and the page works online on plain `http:` too.
+ */
+export function randomUuid(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 export function isLocalId(id: string): boolean {

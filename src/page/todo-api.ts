@@ -59,6 +59,7 @@ function conditionOf(version: string | undefined): Record<string, string> {
 }
 
 async function readTodo(response: Response): Promise<VersionedTodo> {
+  // An item answered is checked as one in an event is.
   const event = readLiveEvent('updated', '', await response.text());
   if (event?.type !== 'updated') throw new ApiError('The item could not be read.', true);
   return { todo: event.todo, version: versionOf(response) };

@@ -1,6 +1,7 @@
 import type { TodoModel } from './model.ts';
 import {
   localId,
+  randomUuid,
   type CreateEdit,
   type DeleteEdit,
   type Edit,
@@ -28,7 +29,7 @@ export class UserEdits {
   }
 
   create(title: string): CreateEdit {
-    return { kind: 'create', id: localId(), title, key: crypto.randomUUID(), label: title };
+    return { kind: 'create', id: localId(), title, key: randomUuid(), label: title };
   }
 
   /** Undefined when the item is not shown, or already as asked. */
