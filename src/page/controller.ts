@@ -97,6 +97,7 @@ export class TodoController {
     this.#version = event.id;
     this.model.apply(event);
     this.offline.lastSeen.write({ todos: this.model.all(), version: event.id });
+    this.#settle();
     this.#render();
     this.#showConnection();
   }
@@ -116,12 +117,18 @@ export class TodoController {
 
   /** The queue calls this when edits join or leave it, in this tab or another. */
   editsChanged(): void {
+    this.#settle();
     this.#render();
     this.offline.sync.run();
   }
 
+  /** Forgets the edits that landed and that the list shown has caught up with. */
+  #settle(): void {
+    this.offline.queue.settle((edit) => this.#edits.isShown(edit)).catch(() => {});
+  }
+
   #render(): void {
-    this.view.render(this.model.state(this.offline.queue.edits));
+    this.view.render(this.model.state(this.#edits.overlay()));
     this.view.showPending(this.offline.queue.kept);
   }
 
@@ -141,7 +148,7 @@ export class TodoController {
   #make(edit: Edit | undefined, onFailure?: () => void): void {
     if (edit === undefined) return;
     this.view.showNotice(undefined);
-    if (!this.open || this.offline.queue.edits.length > 0) return this.#queue(edit);
+    if (!this.open || this.offline.queue.waiting > 0) return this.#queue(edit);
     this.#sendNow(edit).then(
       () => this.problems.clear(),
       (error: unknown) => {

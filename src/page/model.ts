@@ -61,6 +61,10 @@ export class TodoModel {
     this.#filter = filter;
   }
 
+  has(id: string): boolean {
+    return this.#items.has(id);
+  }
+
   /** The item's version, when an event since the last snapshot gave it. */
   versionOf(id: string): string | undefined {
     return this.#versions.get(id);

@@ -43,14 +43,19 @@ export class EditQueue {
     return [...this.#edits, ...this.#unwritten];
   }
 
-  /** How many edits are written: kept on this device, should the tab close now. */
+  /** How many edits are written and not yet sent: kept on this device, should the tab close. */
   get kept(): number {
-    return this.#edits.length;
+    return this.#edits.filter((edit) => edit.landed === undefined).length;
+  }
+
+  /** How many edits wait to be sent, written or not. */
+  get waiting(): number {
+    return this.#unwritten.length + this.kept;
   }
 
   /** The first edit to send; undefined when none is written. */
   get next(): StoredEdit | undefined {
-    return this.#edits[0];
+    return this.#edits.find((edit) => edit.landed === undefined);
   }
 
   async start(): Promise<void> {
@@ -77,10 +82,21 @@ export class EditQueue {
    */
   async landed(edit: StoredEdit, id: string, version: string): Promise<void> {
     await this.#rewrite((stored, store) => {
-      if (stored.seq === edit.seq) return store.delete(stored.seq);
+      if (stored.seq === edit.seq) return store.put({ ...stored, id, landed: version });
       if (stored.id !== edit.id || stored.kind === 'create') return undefined;
       return store.put({ ...stored, id, base: { ...stored.base, item: version } });
     });
+  }
+
+  /** Takes out the edits that landed and that `shown` says the list shown has caught up with. */
+  async settle(shown: (edit: Edit) => boolean): Promise<void> {
+    const settled = new Set(
+      this.#edits.filter((edit) => edit.landed !== undefined && shown(edit)).map((e) => e.seq),
+    );
+    if (settled.size === 0) return;
+    await this.#rewrite((stored, store) =>
+      settled.has(stored.seq) ? store.delete(stored.seq) : undefined,
+    );
   }
 
   /** Takes out `edit` and every edit of its item: they were made on what did not apply. */

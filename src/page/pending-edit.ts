@@ -1,3 +1,4 @@
+import { placeOfEventId } from '../live/events.ts';
 import type { Todo } from '../todos/todo.ts';
 
 /**
@@ -16,6 +17,11 @@ interface EditOf<K extends string> {
   readonly id: string;
   /** The item's title as the user saw it when making the edit: what a notice names. */
   readonly label: string;
+  /**
+   * The version at which the service took the edit (empty for a delete): the edit is still
+   * shown, unmarked, until the list shown has caught up, so the item does not flicker back.
+   */
+  readonly landed?: string;
 }
 
 export interface CreateEdit extends EditOf<'create'> {
@@ -70,15 +76,29 @@ export function isLocalId(id: string): boolean {
 export function withEdits(todos: readonly Todo[], edits: readonly Edit[]): ShownTodo[] {
   const items = new Map<string, ShownTodo>(todos.map((todo) => [todo.id, todo]));
   for (const edit of edits) {
+    const pending = edit.landed === undefined;
     if (edit.kind === 'create') {
-      items.set(edit.id, { id: edit.id, title: edit.title, completed: false, pending: true });
+      items.set(edit.id, { id: edit.id, title: edit.title, completed: false, pending });
     } else if (edit.kind === 'update') {
       const todo = items.get(edit.id);
       const { title, completed } = edit;
-      if (todo !== undefined) items.set(edit.id, { ...todo, title, completed, pending: true });
+      if (todo !== undefined) items.set(edit.id, { ...todo, title, completed, pending });
     } else {
       items.delete(edit.id);
     }
   }
   return [...items.values()];
+}
+
+/**
+ * Whether a list at `version`, which holds the items `has` says, shows what `edit` did once it
+ * landed: a delete once the item is gone, a create or a change once the list is as late.
+ */
+export function isShownBy(edit: Edit, version: string, has: (id: string) => boolean): boolean {
+  if (edit.kind === 'delete') return !has(edit.id);
+  const shown = placeOfEventId(version);
+  const landed = placeOfEventId(edit.landed ?? '');
+  // A list of another run will never catch up: it is the list now.
+  if (shown === undefined || landed === undefined || shown.run !== landed.run) return true;
+  return shown.sequence >= landed.sequence;
 }

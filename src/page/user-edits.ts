@@ -1,5 +1,6 @@
 import type { TodoModel } from './model.ts';
 import {
+  isShownBy,
   localId,
   randomUuid,
   type CreateEdit,
@@ -25,7 +26,18 @@ export class UserEdits {
 
   /** The items as shown, unfiltered: what toggle all and clear completed act on. */
   shown(): readonly ShownTodo[] {
-    return this.model.shown(this.waiting());
+    return this.model.shown(this.overlay());
+  }
+
+  /** The edits shown on top of the list: those not sent, and those landed it does not show. */
+  overlay(): readonly Edit[] {
+    return this.waiting().filter((edit) => edit.landed === undefined || !this.isShown(edit));
+  }
+
+  /** Whether the list the model holds shows what `edit` did, once landed. */
+  isShown(edit: Edit): boolean {
+    const version = this.version();
+    return version !== undefined && isShownBy(edit, version, (id) => this.model.has(id));
   }
 
   create(title: string): CreateEdit {
