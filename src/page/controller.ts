@@ -170,6 +170,10 @@ export class TodoController {
   }
 
   #queue(edit: Edit): void {
-    this.offline.queue.add(edit).catch((error: unknown) => this.problems.show(error));
+    this.offline.queue.add(edit).catch((error: unknown) => {
+      // Not kept (storage refused): the page shows the list without it again.
+      this.#render();
+      this.problems.show(error);
+    });
   }
 }

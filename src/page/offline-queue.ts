@@ -38,7 +38,7 @@ export class EditQueue {
     }
   }
 
-  /** Every edit waiting, in order. */
+  /** Every edit not sent, and every edit landed that the list shown may not show yet, in order. */
   get edits(): readonly Edit[] {
     return [...this.#edits, ...this.#unwritten];
   }
@@ -69,10 +69,14 @@ export class EditQueue {
   async add(edit: Edit): Promise<void> {
     this.#unwritten.push(edit);
     this.listener.changed();
-    await transaction(EDITS, 'readwrite', (running) =>
-      result(running.objectStore(EDITS).add({ ...edit, list: this.list })),
-    );
-    this.#unwritten = this.#unwritten.filter((waiting) => waiting !== edit);
+    try {
+      await transaction(EDITS, 'readwrite', (running) =>
+        result(running.objectStore(EDITS).add({ ...edit, list: this.list })),
+      );
+    } finally {
+      // Written, it is among the edits read back; not written, it is not kept at all.
+      this.#unwritten = this.#unwritten.filter((waiting) => waiting !== edit);
+    }
     await this.#changed();
   }
 
