@@ -75,6 +75,49 @@ describe('the page offline', () => {
     }
   }
 
+  it('can be installed: its manifest names the app, its icon, where it starts and how it shows', async () => {
+    const tab = await e2e().openTodos();
+    const href = await tab.page.locator('link[rel="manifest"]').getAttribute('href');
+    const response = await e2e().service.api(href!);
+    expect(response.headers.get('content-type')).toBe('application/manifest+json');
+    const manifest = (await response.json()) as Record<string, unknown>;
+    expect(manifest).toMatchObject({
+      name: 'todos',
+      start_url: '/',
+      display: 'standalone',
+      icons: [{ src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml' }],
+    });
+    expect((await e2e().service.api('/favicon.svg')).status).toBe(200);
+  });
+
+  it('serves the page from its service worker, and never an answer of the API', async () => {
+    const tab = await e2e().openTodos();
+    await untilWorksOffline(tab);
+    // A reload ends the open event stream, as it must.
+    e2e().problems.allow(
+      ({ kind, url, text }) =>
+        kind === 'failed request' &&
+        new URL(url).pathname === '/api/sse' &&
+        text === 'net::ERR_ABORTED',
+    );
+    await tab.page.reload();
+    await tab.live();
+    expect(await tab.page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    const answers: { path: string; fromWorker: boolean }[] = [];
+    tab.page.on('response', (response) => {
+      const path = new URL(response.url()).pathname;
+      answers.push({ path, fromWorker: response.fromServiceWorker() });
+    });
+    await tab.add('Online, through the network');
+    await tab.page.reload();
+    await tab.live();
+    await eventually(() => tab.titles()).toEqual(['Online, through the network']);
+    const api = answers.filter(({ path }) => path.startsWith('/api/'));
+    expect(api.length).toBeGreaterThan(0);
+    expect(api.filter(({ fromWorker }) => fromWorker)).toEqual([]);
+    expect(answers.find(({ path }) => path === '/build/page/main.js')?.fromWorker).toBe(true);
+  });
+
   it('adds, ticks, renames and deletes offline at once, each marked as not sent yet', async () => {
     const tab = await openBehindProxy();
     await tab.add('Walk dog', 'Buy milk', 'Old title', 'Call mum');
@@ -151,6 +194,32 @@ describe('the page offline', () => {
 
     await comeBack(tab);
     expect(await serverList()).toEqual(['Seen online', 'Added offline']);
+  });
+
+  it("opens a named list's page offline with its items as last seen, apart from other lists", async () => {
+    const made = await e2e().service.api('/api/lists', 'POST', { title: 'Groceries' });
+    const { id } = (await made.json()) as { id: string };
+    proxy = await CuttableProxy.start(e2e().service.url);
+    allowUnreachableApi(e2e().problems, proxy.url);
+    const home = await e2e().openTodos(`${proxy.url}/`);
+    await home.add('On the default list');
+    const tab = await e2e().openTodos(`${proxy.url}/lists/${id}`);
+    await untilWorksOffline(tab);
+    await tab.add('Eggs');
+    await goOffline(tab);
+    await tab.add('Flour');
+
+    await tab.page.reload();
+    await eventually(() => shown(tab)).toEqual(['Eggs', 'Flour']);
+    expect(await pendingItems(tab)).toEqual([`Flour (${NOT_SENT})`]);
+
+    await comeBack(tab);
+    const items = await e2e().service.api(`/api/lists/${id}/todos`);
+    expect(((await items.json()) as TodoJson[]).map((todo) => todo.title)).toEqual([
+      'Eggs',
+      'Flour',
+    ]);
+    expect(await serverList()).toEqual(['On the default list']);
   });
 
   it('names the edits that did not apply because the item changed elsewhere meanwhile', async () => {
