@@ -20,7 +20,7 @@ export const BAD_KEYS: readonly [string, string][] = [
   ['an unterminated string', '"abc'],
   ['a list of two strings', '"a", "b"'],
   ['parameters', '"abc";expires=1'],
-  ['a number', '42'],
+  ['a byte sequence', ':aGk=:'],
 ];
 
 /** A create sent with the key, as a client sends it. */
@@ -162,6 +162,15 @@ export function idempotencySuite(host: TestHost) {
       const init = { method: 'POST', headers, body: '{"title":"a"}' };
       await expectProblem(await api().fetch(api().paths.todos, init), 400);
       expect(await snapshot(api())).toEqual(before);
+    });
+
+    it('reads an unquoted UUID that starts with a digit as the same key quoted', async () => {
+      const uuid = '8e0f6c1a-3b1d-4c55-9a4e-2f7d0c9b6a11';
+      const first = await answerOf(await create(api(), { title: 'a' }, uuid));
+      expect([
+        first.status,
+        await answerOf(await create(api(), { title: 'a' }, `"${uuid}"`)),
+      ]).toEqual([201, first]);
     });
 
     it('takes a key of 255 characters', async () => {
