@@ -64,7 +64,11 @@ export function createApp(options: AppOptions = {}): App {
     router.all('/api/*', () => {
       throw new HttpProblem(404, 'There is no such API route; the to-dos are at /api/todos.');
     });
-    addStaticRoutes(router, host.assets, responses, { [LIST_PAGE]: 'index.html' });
+    addStaticRoutes(router, host.assets, responses, {
+      [LIST_PAGE]: 'index.html',
+      // At the root, so that the page's service worker may control every page of the origin.
+      '/service-worker.js': 'build/page/service-worker.js',
+    });
   });
   const drain = () => {
     draining = true;

@@ -32,13 +32,16 @@ const PAGE_HEADERS = {
   'referrer-policy': 'no-referrer',
 } as const;
 
-/** The page runs only its own files: no inline script, no other origin. */
+/**
+ * The page runs only its own files: no inline script, no other origin. Its service worker and
+ * manifest are its own files too, named so, though `default-src` already allows them.
+ */
 const HTML_HEADERS = {
   ...PAGE_HEADERS,
   'content-security-policy':
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; " +
-    "frame-ancestors 'none'",
+    "connect-src 'self'; worker-src 'self'; manifest-src 'self'; object-src 'none'; " +
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
 } as const;
 
 /**

@@ -21,16 +21,22 @@ export function isNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;
 }
 
-/** Sends one request to the API; an answer that is not 2xx becomes an `ApiError`. */
-export async function send(method: string, path: string, body?: object): Promise<Response> {
+/**
+ * Sends one request to the API, with `headers` beside the body's; an answer that is not 2xx
+ * becomes an `ApiError`.
+ */
+export async function send(
+  method: string,
+  path: string,
+  body?: object,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(path, {
       method,
-      ...(body && {
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      }),
+      headers: { ...(body && { 'content-type': 'application/json' }), ...headers },
+      ...(body && { body: JSON.stringify(body) }),
     });
   } catch {
     throw new ApiError(UNREACHABLE, true);

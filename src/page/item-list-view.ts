@@ -1,5 +1,5 @@
-import type { Todo } from '../todos/todo.ts';
 import { element, ENTER_KEY, ESCAPE_KEY, find } from './dom.ts';
+import type { ShownTodo } from './pending-edit.ts';
 import type { ViewHandlers } from './view.ts';
 
 /**
@@ -40,7 +40,7 @@ export class ItemListView {
     });
   }
 
-  render(todos: readonly Todo[]): void {
+  render(todos: readonly ShownTodo[]): void {
     const shown = new Set(todos.map((todo) => todo.id));
     for (const [id, item] of this.#items) {
       if (shown.has(id)) continue;
@@ -73,14 +73,17 @@ export class ItemListView {
     toggle.type = 'checkbox';
     const destroy = element('button', 'destroy');
     destroy.type = 'button';
-    view.append(toggle, element('label'), destroy);
+    const pending = element('span', 'pending-mark');
+    pending.textContent = 'not sent yet';
+    view.append(toggle, element('label'), pending, destroy);
     item.append(view);
     this.#items.set(id, item);
     return item;
   }
 
-  #updateItem(item: HTMLLIElement, todo: Todo): void {
+  #updateItem(item: HTMLLIElement, todo: ShownTodo): void {
     item.classList.toggle('completed', todo.completed);
+    item.classList.toggle('pending', todo.pending === true);
     const toggle = find<HTMLInputElement>(item, '.toggle');
     toggle.checked = todo.completed;
     toggle.setAttribute('aria-label', `Completed: ${todo.title}`);

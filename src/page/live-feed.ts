@@ -28,6 +28,8 @@ export interface FeedList {
 
 /** The list's events and the state of the stream that brings them, for one tab. */
 export interface LiveFeed {
+  /** Whether this tab holds the list's stream: the one tab that sends the list's queued edits. */
+  readonly leads: boolean;
   start(): void;
   /** The list is gone, as a request of this tab found: stops, and tells the other tabs. */
   end(): void;
@@ -61,6 +63,7 @@ function ownLiveFeed(listener: LiveFeedListener, list: FeedList): LiveFeed {
     list,
   );
   return {
+    leads: true,
     start: () => stream.open(),
     end: () => {
       if (gone) return;

@@ -1,5 +1,6 @@
 import type { IdentifiedEvent } from '../live/events.ts';
 import type { Todo } from '../todos/todo.ts';
+import { withEdits, type Edit, type ShownTodo } from './pending-edit.ts';
 
 export type Filter = 'all' | 'active' | 'completed';
 
@@ -19,7 +20,7 @@ export function filterOfHash(hash: string): Filter {
 export interface ListState {
   readonly filter: Filter;
   /** The items the filter lets through, in the list's order. */
-  readonly visible: readonly Todo[];
+  readonly visible: readonly ShownTodo[];
   readonly total: number;
   readonly active: number;
   readonly completed: number;
@@ -31,20 +32,25 @@ export interface ListState {
  */
 export class TodoModel {
   readonly #items = new Map<string, Todo>();
+  /** The versions of the items changed since the last snapshot, which gives none. */
+  readonly #versions = new Map<string, string>();
   #filter: Filter = 'all';
 
   apply(event: IdentifiedEvent): void {
     switch (event.type) {
       case 'snapshot':
         this.#items.clear();
+        this.#versions.clear();
         for (const todo of event.todos) this.#items.set(todo.id, todo);
         break;
       case 'created':
       case 'updated':
         this.#items.set(event.todo.id, event.todo);
+        this.#versions.set(event.todo.id, event.id);
         break;
       case 'deleted':
         this.#items.delete(event.todo.id);
+        this.#versions.delete(event.todo.id);
         break;
       case 'list-renamed':
         break;
@@ -55,16 +61,27 @@ export class TodoModel {
     this.#filter = filter;
   }
 
-  get(id: string): Todo | undefined {
-    return this.#items.get(id);
+  has(id: string): boolean {
+    return this.#items.has(id);
+  }
+
+  /** The item's version, when an event since the last snapshot gave it. */
+  versionOf(id: string): string | undefined {
+    return this.#versions.get(id);
   }
 
   all(): Todo[] {
     return [...this.#items.values()];
   }
 
-  state(): ListState {
-    const all = this.all();
+  /** The list with `edits` applied on top, as the page shows it. */
+  shown(edits: readonly Edit[]): ShownTodo[] {
+    return withEdits(this.all(), edits);
+  }
+
+  /** The list with `edits` applied on top, filtered, and counted. */
+  state(edits: readonly Edit[] = []): ListState {
+    const all = this.shown(edits);
     const completed = all.filter((todo) => todo.completed).length;
     const filter = this.#filter;
     const visible =

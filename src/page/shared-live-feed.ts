@@ -77,6 +77,10 @@ export class SharedLiveFeed implements LiveFeed {
     });
   }
 
+  get leads(): boolean {
+    return this.#lock.held;
+  }
+
   start(): void {
     this.listener.state('connecting');
     this.#channel.addEventListener('message', (message) => this.#receive(message.data));

@@ -3,9 +3,15 @@ import { readLiveEvent, type SnapshotEvent } from '../live/events.ts';
 import type { Todo } from '../todos/todo.ts';
 import { ApiError, drain, send, versionOf } from './api-request.ts';
 
+/** An item as the service answered it, with its version (its ETag, unquoted). */
+export interface VersionedTodo {
+  readonly todo: Todo;
+  readonly version: string;
+}
+
 /**
- * The page's HTTP client of one list's items. Changes are only sent: what the list becomes
- * arrives through the event stream, so every tab renders the same thing.
+ * The page's HTTP client of one list's items. What the list becomes arrives through the event
+ * stream, so every tab renders the same thing; the answers matter only to the edits sent later.
  */
 export class TodoApi {
   constructor(private readonly paths: ListPaths) {}
@@ -22,20 +28,39 @@ export class TodoApi {
     return snapshot;
   }
 
-  async create(title: string): Promise<void> {
-    await drain(await send('POST', this.paths.todos, { title }));
+  async read(id: string): Promise<VersionedTodo> {
+    return readTodo(await send('GET', this.#itemPath(id)));
   }
 
-  async update(todo: Todo): Promise<void> {
+  /** `key`, sent as `Idempotency-Key`, makes a retry of the same create create nothing more. */
+  async create(title: string, key?: string): Promise<VersionedTodo> {
+    const headers: Record<string, string> =
+      key === undefined ? {} : { 'idempotency-key': `"${key}"` };
+    return readTodo(await send('POST', this.paths.todos, { title }, headers));
+  }
+
+  /** With `ifMatch`, a version: the service refuses (412) if the item has changed since. */
+  async update(todo: Todo, ifMatch?: string): Promise<VersionedTodo> {
     const body = { title: todo.title, completed: todo.completed };
-    await drain(await send('PUT', this.#itemPath(todo.id), body));
+    return readTodo(await send('PUT', this.#itemPath(todo.id), body, conditionOf(ifMatch)));
   }
 
-  async remove(id: string): Promise<void> {
-    await drain(await send('DELETE', this.#itemPath(id)));
+  async remove(id: string, ifMatch?: string): Promise<void> {
+    await drain(await send('DELETE', this.#itemPath(id), undefined, conditionOf(ifMatch)));
   }
 
   #itemPath(id: string): string {
     return `${this.paths.todos}/${encodeURIComponent(id)}`;
   }
+}
+
+function conditionOf(version: string | undefined): Record<string, string> {
+  return version === undefined ? {} : { 'if-match': `"${version}"` };
+}
+
+async function readTodo(response: Response): Promise<VersionedTodo> {
+  // An item answered is checked as one in an event is.
+  const event = readLiveEvent('updated', '', await response.text());
+  if (event?.type !== 'updated') throw new ApiError('The item could not be read.', true);
+  return { todo: event.todo, version: versionOf(response) };
 }

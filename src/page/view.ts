@@ -36,6 +36,8 @@ export class TodoView {
   readonly #clearCompleted = find<HTMLButtonElement>(document, '.clear-completed');
   readonly #connection = find<HTMLElement>(document, '.connection-status');
   readonly #problem = find<HTMLElement>(document, '.problem');
+  readonly #pending = find<HTMLElement>(document, '.pending-status');
+  readonly #notice = find<HTMLElement>(document, '.edit-notice');
   readonly #items = new ItemListView();
   /** The list is gone: its items and the controls that change them stay hidden. */
   #disabled = false;
@@ -95,6 +97,18 @@ export class TodoView {
 
   showProblem(detail: string | undefined): void {
     this.#problem.textContent = detail ?? '';
+  }
+
+  /** How many edits are kept on this device to be sent; a deleted item's shows nowhere else. */
+  showPending(count: number): void {
+    const edits = count === 1 ? '1 change' : `${count} changes`;
+    this.#pending.textContent = count === 0 ? '' : `${edits} not sent yet: kept on this device`;
+  }
+
+  /** Says which edits did not apply, until the next edit. */
+  showNotice(notice: string | undefined): void {
+    if (notice === undefined) this.#notice.replaceChildren();
+    else this.#notice.append(Object.assign(element('span'), { textContent: `${notice} ` }));
   }
 
   /** Gives a title whose creation failed back to the user, unless they typed on meanwhile. */

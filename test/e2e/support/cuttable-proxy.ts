@@ -14,6 +14,7 @@ const UNAVAILABLE =
 export class CuttableProxy {
   #mode: ProxyMode = 'through';
   readonly #sockets = new Set<Socket>();
+  #loseAnswer: { readonly start: string; readonly lost: () => void } | undefined;
 
   private constructor(
     private readonly server: ReturnType<typeof createServer>,
@@ -40,6 +41,17 @@ export class CuttableProxy {
     this.#mode = 'through';
   }
 
+  /**
+   * Passes the next request that starts with `start` (as `POST /api/todos`) on to the service,
+   * then breaks its connection as the answer comes back, before the client gets any of it: the
+   * service did the work, the client never learns. Resolves once that has happened.
+   */
+  loseNextAnswer(start: string): Promise<void> {
+    return new Promise((lost) => {
+      this.#loseAnswer = { start, lost };
+    });
+  }
+
   async close(): Promise<void> {
     this.cut();
     await new Promise((resolve) => this.server.close(resolve));
@@ -53,12 +65,26 @@ export class CuttableProxy {
       return;
     }
     const upstream = connect(port, host);
+    this.#sockets.add(socket).add(upstream);
+    let losing: (() => void) | undefined;
+    socket.on('data', (chunk: Buffer) => {
+      const loseAnswer = this.#loseAnswer;
+      if (loseAnswer !== undefined && chunk.toString('latin1').startsWith(loseAnswer.start)) {
+        this.#loseAnswer = undefined;
+        losing = loseAnswer.lost;
+      }
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (losing === undefined) return void socket.write(chunk);
+      if (!socket.destroyed) socket.resetAndDestroy();
+      losing();
+    });
     for (const [from, to] of [
       [socket, upstream],
       [upstream, socket],
     ] as const) {
-      this.#sockets.add(from);
-      from.pipe(to);
+      from.on('end', () => to.end());
       from.on('error', () => to.destroy());
       from.on('close', () => {
         this.#sockets.delete(from);

@@ -13,9 +13,12 @@ export class Service {
     readonly url: string,
   ) {}
 
-  /** Starts on a free port, or on `port` to stand in for a service that was stopped. */
-  static async start(port = 0): Promise<Service> {
-    const process = new ServiceProcess([], { PORT: String(port) });
+  /**
+   * Starts on a free port, or on `port` to stand in for a service that was stopped; `env` adds
+   * to its environment (`STORAGE_FILE`, say).
+   */
+  static async start(port = 0, env: Record<string, string> = {}): Promise<Service> {
+    const process = new ServiceProcess([], { ...env, PORT: String(port) });
     try {
       return new Service(process, await process.url());
     } catch (error) {
@@ -28,10 +31,10 @@ export class Service {
    * Starts again on a port given up a moment ago. While it was free, an outgoing connection on
    * a shared machine may have taken it as its local port; such a connection soon ends.
    */
-  static async restartOn(port: number): Promise<Service> {
+  static async restartOn(port: number, env: Record<string, string> = {}): Promise<Service> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await Service.start(port);
+        return await Service.start(port, env);
       } catch (error) {
         if (attempt === 20 || !String(error).includes('the port is in use')) throw error;
         await new Promise((resolve) => setTimeout(resolve, 250));

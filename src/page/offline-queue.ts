@@ -1,0 +1,138 @@
+import { BY_LIST, EDITS, result, transaction } from './page-database.ts';
+import type { Edit } from './pending-edit.ts';
+
+/** An edit as stored: `seq` orders the edits of all tabs, `list` says whose they are. */
+type StoredEdit = Edit & { readonly seq: number; readonly list: string };
+
+/** What the tabs of a list tell each other about its queue. */
+type QueueMessage =
+  { readonly kind: 'changed' } | { readonly kind: 'not-applied'; readonly notice: string };
+
+const CHANNEL = 'todo-offline-edits-1';
+
+export interface QueueListener {
+  /** The edits waiting changed, here or in another tab. */
+  changed(): void;
+  /** Edits did not apply; `notice` says which and why. Every tab of the list hears it. */
+  notApplied(notice: string): void;
+}
+
+/**
+ * The edits of one list not yet sent, in the order they were made, kept in IndexedDB so that
+ * they outlive the tab, and shared by every tab of the list: each tab holds the queue in
+ * memory and reads it again whenever another tab says it changed. `list` is the list's id,
+ * `''` for the default list.
+ */
+export class EditQueue {
+  #edits: StoredEdit[] = [];
+  /** Edits made here and not yet written: shown at once, sent only once written. */
+  #unwritten: Edit[] = [];
+  readonly #channel: BroadcastChannel | undefined;
+
+  constructor(
+    private readonly list: string,
+    private readonly listener: QueueListener,
+  ) {
+    if (typeof BroadcastChannel === 'function') {
+      this.#channel = new BroadcastChannel(`${CHANNEL} ${list}`);
+    }
+  }
+
+  /** Every edit not sent, and every edit landed that the list shown may not show yet, in order. */
+  get edits(): readonly Edit[] {
+    return [...this.#edits, ...this.#unwritten];
+  }
+
+  /** How many edits are written and not yet sent: kept on this device, should the tab close. */
+  get kept(): number {
+    return this.#edits.filter((edit) => edit.landed === undefined).length;
+  }
+
+  /** How many edits wait to be sent, written or not. */
+  get waiting(): number {
+    return this.#unwritten.length + this.kept;
+  }
+
+  /** The first edit to send; undefined when none is written. */
+  get next(): StoredEdit | undefined {
+    return this.#edits.find((edit) => edit.landed === undefined);
+  }
+
+  async start(): Promise<void> {
+    this.#channel?.addEventListener('message', ({ data }: MessageEvent<QueueMessage>) => {
+      if (data?.kind === 'changed') void this.#reload();
+      if (data?.kind === 'not-applied') this.listener.notApplied(data.notice);
+    });
+    await this.#reload();
+  }
+
+  async add(edit: Edit): Promise<void> {
+    this.#unwritten.push(edit);
+    this.listener.changed();
+    try {
+      await transaction(EDITS, 'readwrite', (running) =>
+        result(running.objectStore(EDITS).add({ ...edit, list: this.list })),
+      );
+    } finally {
+      // Written, it is among the edits read back; not written, it is not kept at all.
+      this.#unwritten = this.#unwritten.filter((waiting) => waiting !== edit);
+    }
+    await this.#changed();
+  }
+
+  /**
+   * `edit` is on the service, as item `id` at `version`: the edits made after it on the same
+   * item were made on that version, and name the item by the service's id from now on.
+   */
+  async landed(edit: StoredEdit, id: string, version: string): Promise<void> {
+    await this.#rewrite((stored, store) => {
+      if (stored.seq === edit.seq) return store.put({ ...stored, id, landed: version });
+      if (stored.id !== edit.id || stored.kind === 'create') return undefined;
+      return store.put({ ...stored, id, base: { ...stored.base, item: version } });
+    });
+  }
+
+  /** Takes out the edits that landed and that `shown` says the list shown has caught up with. */
+  async settle(shown: (edit: Edit) => boolean): Promise<void> {
+    const settled = new Set(
+      this.#edits.filter((edit) => edit.landed !== undefined && shown(edit)).map((e) => e.seq),
+    );
+    if (settled.size === 0) return;
+    await this.#rewrite((stored, store) =>
+      settled.has(stored.seq) ? store.delete(stored.seq) : undefined,
+    );
+  }
+
+  /** Takes out `edit` and every edit of its item: they were made on what did not apply. */
+  async drop(edit: StoredEdit, notice: string): Promise<void> {
+    await this.#rewrite((stored, store) =>
+      stored.id === edit.id ? store.delete(stored.seq) : undefined,
+    );
+    this.listener.notApplied(notice);
+    this.#channel?.postMessage({ kind: 'not-applied', notice } satisfies QueueMessage);
+  }
+
+  async #rewrite(
+    change: (stored: StoredEdit, store: IDBObjectStore) => IDBRequest | undefined,
+  ): Promise<void> {
+    await transaction(EDITS, 'readwrite', async (running) => {
+      const store = running.objectStore(EDITS);
+      const stored = (await result(store.index(BY_LIST).getAll(this.list))) as StoredEdit[];
+      for (const each of stored) change(each, store);
+    });
+    await this.#changed();
+  }
+
+  async #changed(): Promise<void> {
+    await this.#reload();
+    this.#channel?.postMessage({ kind: 'changed' } satisfies QueueMessage);
+  }
+
+  async #reload(): Promise<void> {
+    const stored = (await transaction(EDITS, 'readonly', (running) =>
+      result(running.objectStore(EDITS).index(BY_LIST).getAll(this.list)),
+    )) as StoredEdit[];
+    this.#edits = stored.sort((a, b) => a.seq - b.seq);
+    this.listener.changed();
+  }
+}
