@@ -51,7 +51,7 @@ export async function send(
  * Reads an answer that is not needed (the event stream tells the change): reading it lets the
  * request finish instead of being cut off by the next navigation.
  */
-export async function drain(response: Response): Promise<void> {
+export async function discardBody(response: Response): Promise<void> {
   await response.arrayBuffer().catch(() => {});
 }
 

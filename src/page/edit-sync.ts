@@ -32,7 +32,7 @@ export class EditSync {
     clearTimeout(this.#timer);
     this.#running = true;
     this.#again = false;
-    this.#drain().then(
+    this.#sendQueued().then(
       (sentAll) => {
         this.#running = false;
         if (sentAll && this.#again) this.run();
@@ -45,7 +45,7 @@ export class EditSync {
   }
 
   /** Whether it got to the end of the queue, rather than stopping to try again later. */
-  async #drain(): Promise<boolean> {
+  async #sendQueued(): Promise<boolean> {
     for (let edit = this.queue.next; edit !== undefined; edit = this.queue.next) {
       if (!this.maySend()) return false;
       const outcome = await sendEdit(this.api, edit);

@@ -1,6 +1,6 @@
 import type { ListInfo } from '../lists/list-info.ts';
 import { LISTS_PATH, listPathOf } from '../lists/list-paths.ts';
-import { ApiError, drain, isNotFound, send, versionOf } from './api-request.ts';
+import { ApiError, discardBody, isNotFound, send, versionOf } from './api-request.ts';
 
 /** A named list's title, with the version at which it was set (its ETag). */
 export interface VersionedTitle {
@@ -23,7 +23,7 @@ export class ListApi {
   /** Whether the list is there: false once deleted; rejects when the service cannot say. */
   async exists(id: string): Promise<boolean> {
     try {
-      await drain(await send('GET', listPathOf(id)));
+      await discardBody(await send('GET', listPathOf(id)));
       return true;
     } catch (error) {
       if (isNotFound(error)) return false;
@@ -37,7 +37,7 @@ export class ListApi {
   }
 
   async remove(id: string): Promise<void> {
-    await drain(await send('DELETE', listPathOf(id)));
+    await discardBody(await send('DELETE', listPathOf(id)));
   }
 }
 

@@ -1,7 +1,7 @@
 import type { ListPaths } from '../lists/list-paths.ts';
 import { readLiveEvent, type SnapshotEvent } from '../live/events.ts';
 import type { Todo } from '../todos/todo.ts';
-import { ApiError, drain, send, versionOf } from './api-request.ts';
+import { ApiError, discardBody, send, versionOf } from './api-request.ts';
 
 /** An item as the service answered it, with its version (its ETag, unquoted). */
 export interface VersionedTodo {
@@ -46,7 +46,7 @@ export class TodoApi {
   }
 
   async remove(id: string, ifMatch?: string): Promise<void> {
-    await drain(await send('DELETE', this.#itemPath(id), undefined, conditionOf(ifMatch)));
+    await discardBody(await send('DELETE', this.#itemPath(id), undefined, conditionOf(ifMatch)));
   }
 
   #itemPath(id: string): string {

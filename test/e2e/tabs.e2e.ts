@@ -54,13 +54,13 @@ function keepChanging(e2e: E2e) {
   const running = (async () => {
     const created = await e2e.service.api('/api/todos', 'POST', { title: 'Change 0' });
     const { id } = (await created.json()) as { id: string };
-    made.push({ id: etagOf(created), sentAt: 0 });
+    made.push({ id: versionHeaderOf(created), sentAt: 0 });
     for (let n = 1; !stopped; n += 1) {
       const sentAt = Date.now();
       const body = { title: `Change ${n}`, completed: n % 2 === 0 };
       const response = await e2e.service.api(`/api/todos/${id}`, 'PUT', body);
       expect(response.status).toBe(200);
-      made.push({ id: etagOf(response), sentAt });
+      made.push({ id: versionHeaderOf(response), sentAt });
       await new Promise((resolve) => setTimeout(resolve, 40));
     }
   })();
@@ -74,7 +74,7 @@ function keepChanging(e2e: E2e) {
   };
 }
 
-function etagOf(response: Response): string {
+function versionHeaderOf(response: Response): string {
   return (response.headers.get('etag') ?? '').replaceAll('"', '');
 }
 
