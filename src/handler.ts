@@ -42,7 +42,7 @@ export function createHandler(
         throw new HttpProblem(400, 'The request URL or its Host header is not valid.');
       }
       response =
-        ((await router.fetch(request as IRequest, requestId)) as Response | undefined) ??
+        ((await router.fetch(request as IRequest)) as Response | undefined) ??
         answerError(nowhere(), request, requestId);
     } catch (error) {
       response = answerError(error, request, requestId);

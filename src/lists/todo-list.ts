@@ -4,10 +4,10 @@ import type { StoredTodo, TodoStore } from '../todos/store.ts';
 import type { ListContext } from './list-directory.ts';
 import { DEFAULT_LIST_PATHS, namedListPaths, type ListPaths } from './list-paths.ts';
 
-/** What an answer about one item carries: its ETag and its JSON. */
+/** What an answer about one item carries: its ETag and its JSON, as text or encoded. */
 export interface ItemAnswer {
   readonly etag: string;
-  readonly json: string;
+  readonly json: string | Uint8Array;
 }
 
 const utf8 = new TextEncoder();
@@ -30,8 +30,8 @@ export class TodoList {
   // again for every answer.
   #listAnswer: { version: string; body: Uint8Array } | undefined;
   // A read's answer changes only with the item's version, and every version is a new
-  // StoredTodo: its ETag and JSON are made on the first read, not on every one. Only items
-  // that are read take the memory.
+  // StoredTodo: its ETag and JSON bytes are made on the first read, not on every one, as the
+  // list's are. Only items that are read take the memory.
   readonly #readAnswers = new WeakMap<StoredTodo, ItemAnswer>();
 
   constructor(store: TodoStore, context: ListContext) {
@@ -75,7 +75,10 @@ export class TodoList {
   /** The answer about `stored` to a read, made on its first read. */
   readAnswerOf(stored: StoredTodo): ItemAnswer {
     let answer = this.#readAnswers.get(stored);
-    if (answer === undefined) this.#readAnswers.set(stored, (answer = answerOf(stored)));
+    if (answer === undefined) {
+      const json = utf8.encode(JSON.stringify(stored.todo));
+      this.#readAnswers.set(stored, (answer = { etag: etagOf(stored.version), json }));
+    }
     return answer;
   }
 
