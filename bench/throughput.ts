@@ -43,7 +43,7 @@ export async function runThroughput(
   return runs;
 }
 
-/** Below this share of its core a server was not the limit: the load generator was. */
+/** Below this share of its core a server was not the limit: the load or the machine was. */
 const SATURATED_PERCENT = 80;
 
 /** Which server is set against which: ours against each baseline, or build B against A. */
@@ -96,8 +96,8 @@ export function throughputTables(
       ['req/s', ...kinds.map(nameOf), ...ratios],
       rows.map((row) => row.rates),
     ),
-    `* One of the two servers used less than ${SATURATED_PERCENT}% of its core: autocannon, on ` +
-      `one core, set the pace, so read that ratio from the CPU time per request below.`,
+    `* One of the two used less than ${SATURATED_PERCENT}% of its core: autocannon, on one core, ` +
+      `or other work on the machine set the pace; read that ratio by CPU time per request below.`,
     table(
       ['server CPU µs per request', ...kinds.map(nameOf), ...ratios.map((r) => `${r}, by CPU`)],
       rows.map((row) => row.cpu),
