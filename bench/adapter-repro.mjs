@@ -40,31 +40,27 @@ function withOneEnd(listener) {
   };
 }
 
+/** The echo on bare node:http, its answer sent by `send(res)`. */
+function bareEcho(send) {
+  return createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', () => {
+      JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      res.writeHead(201, { ...HEADERS, 'content-length': Buffer.byteLength(ANSWER) });
+      send(res);
+    });
+  });
+}
+
 /** Each server reads the JSON body of POST /echo, parses it, and answers 201 with a JSON item. */
 const SERVERS = {
   async bare() {
-    return createServer((req, res) => {
-      const chunks = [];
-      req.on('data', (chunk) => chunks.push(chunk));
-      req.on('end', () => {
-        JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        res.writeHead(201, { ...HEADERS, 'content-length': Buffer.byteLength(ANSWER) });
-        res.end(ANSWER);
-      });
-    });
+    return bareEcho((res) => res.end(ANSWER));
   },
   // The bare server again, sending the body as the adapter does: write(), then end().
   async 'bare, write + end'() {
-    return createServer((req, res) => {
-      const chunks = [];
-      req.on('data', (chunk) => chunks.push(chunk));
-      req.on('end', () => {
-        JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        res.writeHead(201, { ...HEADERS, 'content-length': Buffer.byteLength(ANSWER) });
-        res.write(ANSWER);
-        res.end();
-      });
-    });
+    return bareEcho((res) => (res.write(ANSWER), res.end()));
   },
   async fastify() {
     const { default: Fastify } = await import('fastify');
