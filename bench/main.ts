@@ -71,9 +71,12 @@ report(
   `npm run bench, ${startedAt}: ${cpus()[0]?.model} × ${cpus().length}, Node ` +
     `${process.versions.node}, Fastify ${versionOf('fastify')}, autocannon ` +
     `${versionOf('autocannon')}; load average ${loadavg()[0]?.toFixed(2)}; ${placement}. ` +
-    `Ours logs a line a request as in prod, and "Fastify, logging" its own two (logger: ` +
-    `true), to stdout, read and dropped by a process of its own; bare node:http and Fastify ` +
-    `do not log. limits.maxItems is ${MAX_ITEMS} for every server.`,
+    (builds
+      ? `A and B log a line a request as in prod`
+      : `Ours logs a line a request as in prod, and "Fastify, logging" its own two ` +
+        `(logger: true); bare node:http and Fastify do not log`) +
+    `. The logs go to stdout, read and dropped by a process of its own. limits.maxItems is ` +
+    `${MAX_ITEMS} for every server.`,
 );
 const runs: Record<string, unknown> = {};
 try {
