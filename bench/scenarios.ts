@@ -12,8 +12,8 @@ export interface Scenario {
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const NEW_ITEM = JSON.stringify({ title: 'Water the plants', completed: false });
 const REPLACEMENT = JSON.stringify({ title: 'Water the plants', completed: true });
-/** No server here answers DELETE faster than this; the pool is made for it. */
-const MAX_DELETES_PER_SECOND = 40_000;
+/** Above what any server here answers DELETE on one core; the pool of ids is made for it. */
+const MAX_DELETES_PER_SECOND = 60_000;
 /** A list item's JSON is at least this long (bytes). */
 const ITEM_BYTES = 60;
 
