@@ -1,5 +1,5 @@
-// The part of autocannon 9's programmatic API the bench uses. The package ships no types, and
-// @types/autocannon (7.x) has the `response` event's arguments and the run's return type wrong.
+// The part of autocannon 9's programmatic API the bench uses, durations and timeouts in seconds.
+// The package ships no types; @types/autocannon 7 has the `response` event and the result wrong.
 declare module 'autocannon' {
   import type { EventEmitter } from 'node:events';
 
@@ -22,17 +22,14 @@ declare module 'autocannon' {
     interface Options {
       url: string;
       connections: number;
-      /** Seconds. */
       duration: number;
       /** At most this many requests, spread over the connections; the duration still bounds it. */
       maxOverallRequests?: number;
-      /** Seconds before a request counts as timed out. */
       timeout: number;
       requests: Request[];
     }
 
     interface Result {
-      /** Seconds. */
       duration: number;
       errors: number;
       timeouts: number;

@@ -1,4 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { CommitCounts } from '../src/todos/group-commit.ts';
+
+export type { CommitCounts };
 
 /** What a server child reports of itself, measured after two full garbage collections. */
 export interface MemorySample {
@@ -6,21 +9,15 @@ export interface MemorySample {
   readonly rss: number;
   /** Memory outside the V8 heap; Node counts `arrayBuffers` in it already. */
   readonly external: number;
-  readonly arrayBuffers: number;
   /** The streams the server itself still counts as open. */
   readonly openStreams: number;
-}
-
-/** CPU time the child has used since it started, in milliseconds. */
-export interface CpuSample {
-  readonly userMs: number;
-  readonly systemMs: number;
 }
 
 /** What the parent may ask a server child, and the answer to each. */
 export interface Answers {
   readonly memory: MemorySample;
-  readonly cpu: CpuSample;
+  /** CPU time the child has used since it started, in ms. */
+  readonly cpu: number;
   /** The ids of `count` items made straight in the server's list. */
   readonly seed: readonly string[];
   /** The ids of `count` named lists, each with one item, made straight in the server. */
@@ -29,26 +26,11 @@ export interface Answers {
   readonly commits: CommitCounts | null;
 }
 
-/** A server's commits to storage so far. */
-export interface CommitCounts {
-  /** At index n, how many commits wrote n changes. */
-  readonly sizes: readonly number[];
-  /** Time spent writing and committing, during which the server did nothing else. */
-  readonly busyMs: number;
-}
-
+/** A question of the parent; the child answers each in turn, having first sent its URL. */
 export interface Question {
-  readonly id: number;
   readonly ask: keyof Answers;
   readonly count?: number;
 }
-
-/** Every message of a child answers a question; its first, its URL, answers READY. */
-export interface ChildMessage {
-  readonly id: number;
-  readonly answer: unknown;
-}
-export const READY = -1;
 
 /** What the harness needs of the server a child runs. */
 export interface ChildServer {
@@ -79,7 +61,7 @@ export function serveParent(server: ChildServer): void {
   const answers = {
     cpu: () => {
       const { user, system } = process.cpuUsage();
-      return { userMs: user / 1000, systemMs: system / 1000 };
+      return (user + system) / 1000;
     },
     // Distinct titles, so no two items share one string as items made by requests never do.
     seed: ({ count = 0 }: Question) =>
@@ -100,15 +82,13 @@ export function serveParent(server: ChildServer): void {
       gc();
       await nextTurn();
       gc();
-      const { heapUsed, rss, external, arrayBuffers } = process.memoryUsage();
-      return { heapUsed, rss, external, arrayBuffers, openStreams: server.openStreams() };
+      const { heapUsed, rss, external } = process.memoryUsage();
+      return { heapUsed, rss, external, openStreams: server.openStreams() };
     },
   } satisfies { [Q in keyof Answers]: (question: Question) => Answers[Q] | Promise<Answers[Q]> };
-  const reply = (message: ChildMessage) => process.send?.(message);
-
   process.on('message', async (question: Question) =>
-    reply({ id: question.id, answer: await answers[question.ask](question) }),
+    process.send?.(await answers[question.ask](question)),
   );
   process.once('disconnect', () => process.exit(0));
-  reply({ id: READY, answer: server.url });
+  process.send?.(server.url);
 }

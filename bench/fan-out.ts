@@ -1,11 +1,9 @@
-import { Agent } from 'node:http';
-import { withinSeconds } from './bounds.ts';
-import { send } from './http-request.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { MemorySample } from './child-ipc.ts';
 import type { ServerChild } from './children.ts';
+import { latencies, msAt, recordMs, withinSeconds } from './load.ts';
 import { post } from './scenarios.ts';
 import { openCountingStream, type CountingStream } from './sse-client.ts';
-import { latencies, msAt, recordMs } from './latency.ts';
 
 export interface FanOutSettings {
   readonly streams: number;
@@ -22,8 +20,6 @@ export interface FanOutResult {
   readonly delayP50Ms: number;
   readonly delayP99Ms: number;
   readonly delayMaxMs: number;
-  /** Every timed change's delay, in the order the changes were made. */
-  readonly delaysMs: readonly number[];
   /** V8 heap plus memory outside it (array buffers included), per open stream. */
   readonly heapExternalPerStream: number;
   readonly rssPerStream: number;
@@ -32,7 +28,6 @@ export interface FanOutResult {
   readonly serverCpuMsPerChange: number;
   /** This process's CPU time per change: reading a thousand sockets is part of each delay. */
   readonly clientCpuMsPerChange: number;
-  readonly samples: { readonly before: MemorySample; readonly open: MemorySample };
 }
 
 /** Streams opened at once; a burst of thousands would overflow the listen backlog. */
@@ -59,9 +54,12 @@ export async function measureFanOut(
 
   const before = await server.memory();
   const url = new URL('/api/sse', server.url);
-  const port = Number(url.port);
   const clients: CountingStream[] = [];
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const change = async () => {
+    const answer = await fetch(new URL(post.path, server.url), post);
+    await answer.arrayBuffer();
+    return answer.status;
+  };
   try {
     while (clients.length < streams) {
       const batch = Array.from({ length: Math.min(OPEN_BATCH, streams - clients.length) }, () =>
@@ -75,26 +73,24 @@ export async function measureFanOut(
       throw new Error(`the server counts ${open.openStreams} open streams, not ${streams}`);
     }
 
-    const delays: number[] = [];
     const [first, last] = [latencies(), latencies()];
     const cpuBefore = await server.cpu();
     const clientBefore = process.cpuUsage();
     for (let count = 1; count <= total; count += 1) {
       const delivered = new Promise<number>((resolve) => (waiting = { count, resolve }));
       const sentAt = performance.now();
-      const status = await withinSeconds(`change ${count}`, CHANGE_TIMEOUT_SECONDS, async () => {
-        const [answered] = await Promise.all([send(agent, port, post), delivered]);
-        return answered.status;
-      }).catch((error: unknown) => {
+      const status = await withinSeconds(
+        `change ${count}`,
+        CHANGE_TIMEOUT_SECONDS,
+        async () => (await Promise.all([change(), delivered]))[0],
+      ).catch((error: unknown) => {
         const early = clients.filter((client) => client.endedEarly).length;
         const got = reached[count];
         throw new Error(`${String(error)} (${got} of ${streams} streams had it; ${early} ended)`);
       });
       if (status !== 201) throw new Error(`POST /api/todos answered ${status}`);
       if (count > warmUpChanges) {
-        const delay = (await delivered) - sentAt;
-        delays.push(delay);
-        recordMs(last, delay);
+        recordMs(last, (await delivered) - sentAt);
         recordMs(first, firstAt[count]! - sentAt);
       }
     }
@@ -104,26 +100,26 @@ export async function measureFanOut(
     for (const client of clients) client.close();
     await Promise.all(clients.map((client) => client.closed));
     // The server hears of each close a moment later; give it up to 5 s to forget them all.
-    const closed = await server.settledMemory(5000);
+    let closed = await server.memory();
+    for (let waited = 0; closed.openStreams > 0 && waited < 5000; waited += 100) {
+      await sleep(100);
+      closed = await server.memory();
+    }
 
     const heapAndExternal = (sample: MemorySample) => sample.heapUsed + sample.external;
-    const cpuMs = cpuAfter.userMs + cpuAfter.systemMs - cpuBefore.userMs - cpuBefore.systemMs;
     return {
       firstP50Ms: msAt(first, 0.5),
       firstP99Ms: msAt(first, 0.99),
       delayP50Ms: msAt(last, 0.5),
       delayP99Ms: msAt(last, 0.99),
-      delayMaxMs: Math.max(...delays),
-      delaysMs: delays.map((ms) => Math.round(ms * 100) / 100),
+      delayMaxMs: last.max / 1000,
       heapExternalPerStream: (heapAndExternal(open) - heapAndExternal(before)) / streams,
       rssPerStream: (open.rss - before.rss) / streams,
       heldAfterClose: closed.openStreams,
-      serverCpuMsPerChange: cpuMs / total,
+      serverCpuMsPerChange: (cpuAfter - cpuBefore) / total,
       clientCpuMsPerChange: (client.user + client.system) / 1000 / total,
-      samples: { before, open },
     };
   } finally {
-    agent.destroy();
     for (const client of clients) client.close();
   }
 }

@@ -35,7 +35,6 @@ export function openCountingStream(
   let tail = '';
   let opened: { resolve: () => void; reject: (error: Error) => void } | undefined;
   const openedPromise = new Promise<void>((resolve, reject) => (opened = { resolve, reject }));
-
   const onRead = (length: number): boolean => {
     const receivedAt = performance.now();
     const buffer = READ_BUFFER;

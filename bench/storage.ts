@@ -1,84 +1,103 @@
-import type { CommitCounts } from './child-ipc.ts';
-import type { ServerChild } from './children.ts';
-import type { Harness } from './harness.ts';
-import { applyLoad, type LoadResult } from './load.ts';
-import { postThenDelete } from './scaling.ts';
+import { postThenDelete } from './scenarios.ts';
+import { format, median, medianRatio, table } from './table.ts';
+import { takeTurns, type Bench, type SliceRun } from './turns.ts';
 
 /** One writer alone, and as many at once as the throughput section has. */
-export const STORAGE_CONNECTIONS = [1, 50] as const;
-/** How many slices each server gets at each count of connections in a round. */
-export const STORAGE_SLICES = 8;
-export const STORAGE_KINDS = ['ours', 'sqlite'] as const;
-export type StorageKind = (typeof STORAGE_KINDS)[number];
+const STORAGE_CONNECTIONS = [1, 50] as const;
+const KINDS = ['ours', 'sqlite'] as const;
 
-export interface StorageRun {
-  readonly round: number;
-  readonly slice: number;
+export interface StorageRun extends SliceRun<(typeof KINDS)[number]> {
   readonly connections: number;
-  readonly kind: StorageKind;
-  readonly result: LoadResult;
-  /** The commits the SQLite server made during the slice; null for the memory store. */
-  readonly commits: CommitCounts | null;
-}
-
-/** A slice's seconds: short, so that both servers meet the same moments of a noisy machine. */
-const SLICE_SECONDS = 1;
-
-export const storageRoundSeconds = (warmUpSeconds: number) =>
-  2 + STORAGE_CONNECTIONS.length * STORAGE_KINDS.length * (warmUpSeconds + STORAGE_SLICES);
-
-/** What was counted in `after` and not yet in `before`. */
-function commitsBetween(
-  before: CommitCounts | null,
-  after: CommitCounts | null,
-): CommitCounts | null {
-  if (after === null) return null;
-  return {
-    sizes: after.sizes.map((count, size) => count - (before?.sizes[size] ?? 0)),
-    busyMs: after.busyMs - (before?.busyMs ?? 0),
-  };
 }
 
 /**
  * Writes with the list in memory and in SQLite: each connection creates an item and deletes
- * it, again and again, on two servers up at once, the same Node host but for `storage.file`.
- * At each count of connections the load takes turns between them in short slices, the order
- * turned every slice, as `bench:ab` does, so a ratio is taken between slices that saw the
- * same machine; the SQLite server says how many changes each of its commits held.
+ * it, again and again, on two servers up at once, the same Node host but for `storage.file`,
+ * the load taking turns between them at each count of connections.
  */
-export async function runStorageWrites(harness: Harness, round: number): Promise<StorageRun[]> {
-  harness.progress.step(
-    `round ${round}/${harness.rounds}, writes in memory and in SQLite`,
-    storageRoundSeconds(harness.warmUpSeconds),
-  );
-  const [ours, sqlite] = await Promise.all(
-    STORAGE_KINDS.map((kind) => harness.launch(kind, `${kind}-storage-r${round}`)),
-  );
-  const servers: Record<StorageKind, ServerChild> = { ours: ours!, sqlite: sqlite! };
-  const plan = postThenDelete();
-  const runs: StorageRun[] = [];
+export async function runStorageWrites(bench: Bench): Promise<StorageRun[]> {
+  const servers = await Promise.all(KINDS.map((kind) => bench.launch(kind, `${kind}-storage`)));
   try {
-    await Promise.all(STORAGE_KINDS.map((kind) => servers[kind].seed(100)));
+    await Promise.all(servers.map((server) => server.seed(100)));
+    const contenders = servers.map((server, at) => ({
+      key: KINDS[at]!,
+      server,
+      plan: postThenDelete(),
+    }));
+    const runs: StorageRun[] = [];
     for (const connections of STORAGE_CONNECTIONS) {
-      harness.progress.show(`${connections} connection(s), warming up`);
-      for (const kind of STORAGE_KINDS) {
-        if (harness.warmUpSeconds === 0) break;
-        await applyLoad(servers[kind], plan, { connections, seconds: harness.warmUpSeconds });
-      }
-      for (let slice = 1; slice <= STORAGE_SLICES; slice += 1) {
-        harness.progress.show(`${connections} connection(s), slice ${slice} of ${STORAGE_SLICES}`);
-        const order = slice % 2 === 1 ? STORAGE_KINDS : [...STORAGE_KINDS].reverse();
-        for (const kind of order) {
-          const server = servers[kind];
-          const before = await server.commits();
-          const result = await applyLoad(server, plan, { connections, seconds: SLICE_SECONDS });
-          const commits = commitsBetween(before, await server.commits());
-          runs.push({ round, slice, connections, kind, result, commits });
-        }
-      }
+      const label = `storage, ${connections} connection(s)`;
+      const slices = await takeTurns(contenders, { ...bench.turns, connections }, label);
+      runs.push(...slices.map((run) => ({ ...run, connections })));
     }
     return runs;
   } finally {
-    await Promise.all(STORAGE_KINDS.map((kind) => servers[kind].stop()));
+    await Promise.all(servers.map((server) => server.stop()));
   }
+}
+
+/** What the SQLite server's commits were like, over every slice at one count of connections. */
+function commitFigures(runs: readonly StorageRun[]): string[] {
+  let commits = 0;
+  let changes = 0;
+  let largest = 0;
+  let busyMs = 0;
+  for (const { commits: counted } of runs) {
+    busyMs += counted?.busyMs ?? 0;
+    counted?.sizes.forEach((count, size) => {
+      commits += count;
+      changes += count * size;
+      if (count > 0) largest = Math.max(largest, size);
+    });
+  }
+  if (commits === 0) return ['—', '—', '—'];
+  const loopShare = median(
+    runs.map((run) => (run.commits?.busyMs ?? NaN) / (run.result.seconds * 1000)),
+  );
+  return [
+    `${format.fixed(1)(changes / commits)}, ${largest}`,
+    `${format.fixed(2)(busyMs / commits)} ms`,
+    `${format.fixed(0)(100 * loopShare)}%`,
+  ];
+}
+
+export function storageTable(runs: readonly StorageRun[]): string {
+  return table(
+    [
+      'POST + DELETE',
+      'memory pairs/s',
+      'SQLite pairs/s',
+      'SQLite / memory',
+      'by CPU',
+      'CPU µs a request, memory → SQLite',
+      'p50 ms, memory → SQLite',
+      'changes a commit: mean, largest',
+      'a commit, mean',
+      'event loop in commits',
+    ],
+    STORAGE_CONNECTIONS.map((connections) => {
+      const at = runs.filter((run) => run.connections === connections);
+      const sqlite = at.filter((run) => run.key === 'sqlite');
+      const both = (value: (run: StorageRun) => number, shown: (value: number) => string) =>
+        KINDS.map((kind) => shown(median(at.filter((run) => run.key === kind).map(value))));
+      const ratio = (value: (run: StorageRun) => number) =>
+        format.ratio(
+          medianRatio(
+            at,
+            (run) => run.key === 'sqlite',
+            (run) => run.key === 'ours',
+            value,
+          ),
+        );
+      return [
+        `${connections} connection${connections === 1 ? '' : 's'}`,
+        ...both((run) => run.result.requestsPerSecond / 2, format.count),
+        ratio((run) => run.result.requestsPerSecond),
+        ratio((run) => 1 / run.result.serverCpuUsPerRequest),
+        both((run) => run.result.serverCpuUsPerRequest, format.fixed(1)).join(' → '),
+        both((run) => run.result.latencyP50Ms, format.fixed(2)).join(' → '),
+        ...commitFigures(sqlite),
+      ];
+    }),
+  );
 }

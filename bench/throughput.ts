@@ -1,72 +1,106 @@
-import { withinSeconds } from './bounds.ts';
-import { SERVER_NAMES, type ServerChild, type ServerKind } from './children.ts';
-import { withServer, type Harness } from './harness.ts';
-import { applyLoad, type LoadPlan, type LoadResult } from './load.ts';
+import { nameOf, type ServerKind } from './children.ts';
+import { withinSeconds } from './load.ts';
 import type { Scenario } from './scenarios.ts';
+import { format, median, medianRatio, table } from './table.ts';
+import { takeTurns, type Bench, type SliceRun } from './turns.ts';
 
-export interface ThroughputRun {
+export interface ThroughputRun extends SliceRun<ServerKind> {
   readonly scenario: string;
-  readonly kind: ServerKind;
-  readonly round: number;
-  readonly result: LoadResult;
-  readonly warmUp: LoadResult | undefined;
 }
 
 /**
- * Warms `plan` up on `server`, then measures it: the warm-up's requests come out of
- * `plan.maxRequests`, with one in flight per connection counted as spent.
- */
-async function warmThenMeasure(
-  harness: Harness,
-  server: ServerChild,
-  plan: LoadPlan,
-): Promise<{ result: LoadResult; warmUp: LoadResult | undefined }> {
-  const { load, warmUpSeconds, progress } = harness;
-  let spent = 0;
-  const left = () => (plan.maxRequests === undefined ? undefined : plan.maxRequests - spent);
-  let warmUp: LoadResult | undefined;
-  if (warmUpSeconds > 0) {
-    progress.show(`warming up ${warmUpSeconds} s`);
-    warmUp = await applyLoad(server, plan, { ...load, seconds: warmUpSeconds }, left());
-    spent += warmUp.requests + load.connections;
-  }
-  progress.show(`measuring ${load.seconds} s`);
-  return { result: await applyLoad(server, plan, load, left()), warmUp };
-}
-
-/** What one run should take, for the estimate of the time left: start, warm-up, measure, stop. */
-export const throughputRunSeconds = (warmUpSeconds: number, seconds: number) =>
-  warmUpSeconds + seconds + 0.5;
-
-/**
- * Every scenario on every server, a fresh server for each, the servers taking turns within
- * each scenario and round, so drift on a shared machine touches them alike.
+ * Each scenario on every server, all of them up at once on fresh state, the load taking turns
+ * between them.
  */
 export async function runThroughput(
-  harness: Harness,
+  bench: Bench,
   scenarios: readonly Scenario[],
   kinds: readonly ServerKind[],
 ): Promise<ThroughputRun[]> {
   const runs: ThroughputRun[] = [];
-  const seconds = harness.warmUpSeconds + harness.load.seconds;
-  for (let round = 1; round <= harness.rounds; round += 1) {
-    for (const scenario of scenarios) {
-      for (const kind of kinds) {
-        harness.progress.step(
-          `round ${round}/${harness.rounds}, ${scenario.label}, ${SERVER_NAMES[kind]}`,
-          throughputRunSeconds(harness.warmUpSeconds, harness.load.seconds),
-        );
-        const name = `${kind}-${scenario.id}-r${round}`;
-        const run = await withServer(harness, kind, name, async (server) => {
-          harness.progress.show('setting up the list');
-          const plan = await withinSeconds('setting up', 60, () =>
-            scenario.prepare(server, seconds, harness.maxItems),
-          );
-          return warmThenMeasure(harness, server, plan);
-        });
-        runs.push({ scenario: scenario.id, kind, round, ...run });
-      }
+  const { warmUpSeconds, turns, sliceSeconds } = bench.turns;
+  const seconds = warmUpSeconds + turns * sliceSeconds;
+  for (const scenario of scenarios) {
+    const servers = await Promise.all(
+      kinds.map((kind) => bench.launch(kind, `${kind}-${scenario.id}`)),
+    );
+    try {
+      const contenders = await withinSeconds('setting up', 300, () =>
+        Promise.all(
+          servers.map(async (server) => ({
+            key: server.kind,
+            server,
+            plan: await scenario.prepare(server, seconds, bench.maxItems),
+          })),
+        ),
+      );
+      const scenarioRuns = await takeTurns(contenders, bench.turns, scenario.label);
+      runs.push(...scenarioRuns.map((run) => ({ ...run, scenario: scenario.id })));
+    } finally {
+      await Promise.all(servers.map((server) => server.stop()));
     }
   }
   return runs;
+}
+
+/** Below this share of its core a server was not the limit: the load or the machine was. */
+const SATURATED_PERCENT = 80;
+
+/** Which server is set against which: ours against each baseline, or build B against A. */
+const pairs = (kinds: readonly ServerKind[]): [ServerKind, ServerKind][] =>
+  kinds.includes('B')
+    ? [['B', 'A']]
+    : kinds.filter((kind) => kind !== 'ours' && kind !== 'sqlite').map((kind) => ['ours', kind]);
+
+/** Requests per second and CPU time per request of each server, and the ratios of the pairs. */
+export function throughputTables(
+  runs: readonly ThroughputRun[],
+  scenarios: readonly Scenario[],
+  kinds: readonly ServerKind[],
+): string {
+  const rows = scenarios.map(({ id, label }) => {
+    const of = runs.filter((run) => run.scenario === id);
+    const figure = (kind: ServerKind, value: (run: ThroughputRun) => number) =>
+      median(of.filter((run) => run.key === kind).map(value));
+    const ratio = (a: ServerKind, b: ServerKind, value: (run: ThroughputRun) => number) =>
+      medianRatio(
+        of,
+        (run) => run.key === a,
+        (run) => run.key === b,
+        value,
+      );
+    const busy = (kind: ServerKind) => figure(kind, (run) => run.result.serverBusyPercent);
+    const rate = (run: ThroughputRun) => run.result.requestsPerSecond;
+    const speed = (run: ThroughputRun) => 1 / run.result.serverCpuUsPerRequest;
+    return {
+      rates: [
+        label,
+        ...kinds.map((kind) => format.count(figure(kind, rate))),
+        ...pairs(kinds).map(([a, b]) => {
+          const starred = Math.min(busy(a), busy(b)) < SATURATED_PERCENT ? '*' : '';
+          return `${format.ratio(ratio(a, b, rate))}${starred}`;
+        }),
+      ],
+      cpu: [
+        label,
+        ...kinds.map((kind) =>
+          format.fixed(1)(figure(kind, (run) => run.result.serverCpuUsPerRequest)),
+        ),
+        ...pairs(kinds).map(([a, b]) => format.ratio(ratio(a, b, speed))),
+      ],
+    };
+  });
+  const ratios = pairs(kinds).map(([a, b]) => `${nameOf(a)} / ${nameOf(b)}`);
+  return [
+    table(
+      ['req/s', ...kinds.map(nameOf), ...ratios],
+      rows.map((row) => row.rates),
+    ),
+    `* One of the two used less than ${SATURATED_PERCENT}% of its core: autocannon, on one core, ` +
+      `or other work on the machine set the pace; read that ratio by CPU time per request below.`,
+    table(
+      ['server CPU µs per request', ...kinds.map(nameOf), ...ratios.map((r) => `${r}, by CPU`)],
+      rows.map((row) => row.cpu),
+    ),
+  ].join('\n\n');
 }

@@ -17,11 +17,13 @@ const notAllowed = (allow: string) => (_: FastifyRequest, reply: FastifyReply) =
 
 /**
  * Fastify 5 as its guides write it: JSON schemas for bodies and answers, hooks for the
- * shared checks, the list serialised (by the answer's schema) on every GET.
+ * shared checks, the list serialised (by the answer's schema) on every GET; with `logger`, its
+ * own request log to stdout.
  */
-export function buildFastify(maxItems: number) {
+export function buildFastify(maxItems: number, logger = false) {
   const list = new TodoList();
   const app = Fastify({
+    logger,
     bodyLimit: rules.MAX_BODY_BYTES,
     // Refuse, not strip, unknown keys, and never coerce "yes" into a boolean.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },

@@ -1,15 +1,9 @@
-// A minimal reproduction of what @whatwg-node/server costs per request on node:http, against
-// the same trivial JSON echo written for bare node:http and for Fastify. It needs nothing but
-// the three packages (npm i @whatwg-node/server fastify autocannon) and Node 22.15 or newer:
-//
-//   node docs/adapter-costs/repro.mjs [seconds=2] [slices=8]
-//
-// Every server runs at once, each in a child process of its own on 127.0.0.1, all pinned to
-// core 1 when taskset exists, while autocannon (50 connections) runs here and loads them in
-// turns, one slice each, the order reversed every other slice. The figure is the server's own
-// CPU time (user + system) per request, and its ratio to Fastify's in the same slice: servers
-// up side by side see the same moments of a busy machine, which servers started one after
-// another do not.
+// What @whatwg-node/server costs per request on node:http, against the same trivial JSON echo
+// on bare node:http and on Fastify: `node bench/adapter-repro.mjs [seconds=2] [slices=8]`. It
+// needs only the three packages (npm i @whatwg-node/server fastify autocannon) and Node 22.15+.
+// Every server is up at once, pinned to core 1 when taskset exists; the load takes turns
+// between them, and the figure is each one's CPU time per request against Fastify's in the
+// same slice.
 import { fork, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -46,31 +40,27 @@ function withOneEnd(listener) {
   };
 }
 
+/** The echo on bare node:http, its answer sent by `send(res)`. */
+function bareEcho(send) {
+  return createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', () => {
+      JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      res.writeHead(201, { ...HEADERS, 'content-length': Buffer.byteLength(ANSWER) });
+      send(res);
+    });
+  });
+}
+
 /** Each server reads the JSON body of POST /echo, parses it, and answers 201 with a JSON item. */
 const SERVERS = {
   async bare() {
-    return createServer((req, res) => {
-      const chunks = [];
-      req.on('data', (chunk) => chunks.push(chunk));
-      req.on('end', () => {
-        JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        res.writeHead(201, { ...HEADERS, 'content-length': Buffer.byteLength(ANSWER) });
-        res.end(ANSWER);
-      });
-    });
+    return bareEcho((res) => res.end(ANSWER));
   },
   // The bare server again, sending the body as the adapter does: write(), then end().
   async 'bare, write + end'() {
-    return createServer((req, res) => {
-      const chunks = [];
-      req.on('data', (chunk) => chunks.push(chunk));
-      req.on('end', () => {
-        JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        res.writeHead(201, { ...HEADERS, 'content-length': Buffer.byteLength(ANSWER) });
-        res.write(ANSWER);
-        res.end();
-      });
-    });
+    return bareEcho((res) => (res.write(ANSWER), res.end()));
   },
   async fastify() {
     const { default: Fastify } = await import('fastify');
