@@ -1,3 +1,4 @@
+import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { LISTS_PATH, listPathOf, namedListPaths } from '../src/lists/list-paths.ts';
 import { expectProblem, sendJson, type TodoJson } from './support/api.ts';
@@ -11,6 +12,39 @@ const createItem = (service: Service, title: string, path = '/api/todos') =>
 
 const list = async (service: Service, path = '/api/todos') =>
   (await (await service.fetch(path)).json()) as TodoJson[];
+
+const createKeyed = (service: Service, key: string) =>
+  service.fetch(LISTS_PATH, keyed({ title: 'Groceries' }, key));
+
+/** Makes and deletes `count` lists, each with a key of its own; the keys, oldest first. */
+async function makeAndDeleteKeyed(service: Service, count: number): Promise<string[]> {
+  const keys = Array.from({ length: count }, () => `"${crypto.randomUUID()}"`);
+  for (const key of keys) {
+    const { id } = await (await createKeyed(service, key)).json();
+    expect((await service.fetch(listPathOf(id), { method: 'DELETE' })).status).toBe(204);
+  }
+  return keys;
+}
+
+/** How many rows `list_keys` holds in `file`, read as another process would. */
+function keyRowsIn(file: string): number {
+  const db = new DatabaseSync(file);
+  try {
+    return (db.prepare('SELECT COUNT(*) AS n FROM list_keys').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+/** A file as the service wrote it before `list_key_deletions`: two lists deleted, keyed. */
+const LIST_KEYS_BEFORE_ORDER = [
+  `CREATE TABLE lists (list TEXT PRIMARY KEY, title_json TEXT NOT NULL,
+     title_version TEXT NOT NULL, run TEXT NOT NULL, sequence INTEGER NOT NULL)`,
+  `CREATE TABLE list_keys (idempotency_key TEXT PRIMARY KEY, list TEXT NOT NULL,
+     title_json TEXT NOT NULL, version TEXT NOT NULL) WITHOUT ROWID`,
+  `INSERT INTO list_keys VALUES ('old', 'gone1', '"Groceries"', '"r.0"'),
+     ('older', 'gone2', '"Groceries"', '"r.0"')`,
+];
 
 describe('Idempotency-Key with the lists kept in SQLite', () => {
   it('answers a retried item create as the first after a restart, making nothing', async () => {
@@ -75,6 +109,45 @@ describe('Idempotency-Key with the lists kept in SQLite', () => {
     const second = sqliteService(opened(file));
     await expectProblem(await second.fetch(LISTS_PATH, keyed({ title: 'Groceries' })), 410);
     expect((await second.fetch(listPathOf(id))).status).toBe(404);
+  });
+
+  it('remembers the keys of the same latest deletions after a restart', async () => {
+    const file = freshFile();
+    const keys = await makeAndDeleteKeyed(sqliteService(opened(file), { maxLists: 2 }), 3);
+    const second = sqliteService(opened(file), { maxLists: 2 });
+    const statuses = [];
+    for (const key of [...keys].reverse()) statuses.push((await createKeyed(second, key)).status);
+    expect(statuses).toEqual([410, 410, 201]);
+  });
+
+  it('forgets the oldest deleted key first after a restart', async () => {
+    const file = freshFile();
+    const [older, newer] = await makeAndDeleteKeyed(
+      sqliteService(opened(file), { maxLists: 2 }),
+      2,
+    );
+    const second = sqliteService(opened(file), { maxLists: 2 });
+    await makeAndDeleteKeyed(second, 1);
+    const statuses = [(await createKeyed(second, newer!)).status];
+    statuses.push((await createKeyed(second, older!)).status);
+    expect(statuses).toEqual([410, 201]);
+  });
+
+  it('keeps no more rows in list_keys than limits.maxLists deleted lists', async () => {
+    const file = freshFile();
+    await makeAndDeleteKeyed(sqliteService(opened(file), { maxLists: 2 }), 5);
+    expect(keyRowsIn(file)).toBe(2);
+  });
+
+  it('opens a file whose list_keys came before the deletions were ordered, trimming it', async () => {
+    const file = freshFile();
+    const old = new DatabaseSync(file);
+    for (const statement of LIST_KEYS_BEFORE_ORDER) old.exec(statement);
+    old.close();
+    const service = sqliteService(opened(file), { maxLists: 2 });
+    await expectProblem(await createKeyed(service, '"old"'), 410);
+    await makeAndDeleteKeyed(service, 1);
+    expect(keyRowsIn(file)).toBe(2);
   });
 
   it('answers 409 to a retry while the first create waits for its commit', async () => {

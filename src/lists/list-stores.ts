@@ -29,10 +29,16 @@ export interface ListStores {
    * made with too.
    */
   create(info: ListInfo, options: StoreOptions, idempotencyKey?: string): Promise<TodoStore>;
-  /** The keys lists were made with, kept from an earlier run; deleted lists' included. */
+  /**
+   * The keys lists were made with, kept from an earlier run: the live lists', then the deleted
+   * lists' of the latest deletions, in the order they were deleted.
+   */
   keptKeys(): KeyedList[];
-  /** Resolves once the list is gone from storage, its items and changes with it. */
-  remove(listId: string): Promise<void>;
+  /**
+   * Resolves once the list is gone from storage, its items and changes with it; its key, if it
+   * was made with one, is kept with the keys of the latest `deletedKeysKept` deletions.
+   */
+  remove(listId: string, deletedKeysKept: number): Promise<void>;
 }
 
 /** Lists in memory only: a restart starts with an empty default list and no other. */

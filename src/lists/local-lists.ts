@@ -2,7 +2,7 @@ import { HttpProblem } from '../http/problem.ts';
 import type { StoredList, TodoStore } from '../todos/store.ts';
 import type { ListContext, ListDirectory, OpenListDirectory } from './list-directory.ts';
 import { newListId } from './list-id.ts';
-import { listStillBeingMade, listToReplay, type KeyedList } from './keyed-lists.ts';
+import { ListKeys } from './list-keys.ts';
 import {
   memoryListStores,
   storeOptionsOf,
@@ -10,9 +10,6 @@ import {
   type StoreOptions,
 } from './list-stores.ts';
 import { TodoList } from './todo-list.ts';
-
-/** A key whose create is under way. */
-const BEING_MADE = 'being made';
 
 /** The documented default of `limits.maxLists`. */
 export const DEFAULT_MAX_LISTS = 10000;
@@ -42,11 +39,7 @@ class LocalLists implements ListDirectory {
   readonly #stores: ListStores;
   readonly #storeOptions: StoreOptions;
   readonly #maxLists: number;
-  /**
-   * The keys lists were made with, a deleted list's too, so that its key cannot make it again:
-   * a key is remembered as long as the process (with storage, as the storage file) lasts.
-   */
-  readonly #keys = new Map<string, KeyedList | typeof BEING_MADE>();
+  readonly #keys: ListKeys;
   /** Lists being made or deleted: each holds its place under `maxLists` until it is done. */
   #changing = 0;
 
@@ -60,7 +53,11 @@ class LocalLists implements ListDirectory {
     for (const store of this.#stores.openKept(this.#storeOptions)) {
       this.#named.set(store.listInfo.id, this.#listOf(store));
     }
-    for (const keyed of this.#stores.keptKeys()) this.#keys.set(keyed.idempotencyKey, keyed);
+    // The live lists' keys are bounded by `maxLists` already; the deleted lists' keys are kept
+    // for as many deletions, so that the keys held stay within twice the lists held, and a
+    // deleted list's key is refused for at least as long as it takes to make as many lists
+    // as the service can hold.
+    this.#keys = new ListKeys(this.#stores.keptKeys(), (id) => this.#named.has(id), this.#maxLists);
   }
 
   find(id: string): TodoList | undefined {
@@ -68,9 +65,10 @@ class LocalLists implements ListDirectory {
   }
 
   async create(title: string, idempotencyKey?: string): Promise<StoredList> {
-    const keyed = idempotencyKey === undefined ? undefined : this.#keys.get(idempotencyKey);
-    if (keyed === BEING_MADE) throw listStillBeingMade();
-    if (keyed !== undefined) return listToReplay(keyed, title, this.#named.has(keyed.made.list.id));
+    if (idempotencyKey !== undefined) {
+      const replayed = this.#keys.replay(idempotencyKey, title, (id) => this.#named.has(id));
+      if (replayed !== undefined) return replayed;
+    }
     if (this.#named.size + this.#changing >= this.#maxLists) {
       throw new HttpProblem(
         507,
@@ -79,20 +77,20 @@ class LocalLists implements ListDirectory {
       );
     }
     this.#changing += 1;
-    if (idempotencyKey !== undefined) this.#keys.set(idempotencyKey, BEING_MADE);
+    if (idempotencyKey !== undefined) this.#keys.beginMaking(idempotencyKey);
     let store: TodoStore;
     try {
       const info = { id: newListId(), title };
       store = await this.#stores.create(info, this.#storeOptions, idempotencyKey);
     } catch (error) {
-      if (idempotencyKey !== undefined) this.#keys.delete(idempotencyKey);
+      if (idempotencyKey !== undefined) this.#keys.abandon(idempotencyKey);
       throw error;
     } finally {
       this.#changing -= 1;
     }
     this.#named.set(store.listInfo.id, this.#listOf(store));
     const made = { list: store.listInfo, version: store.listVersion };
-    if (idempotencyKey !== undefined) this.#keys.set(idempotencyKey, { idempotencyKey, made });
+    if (idempotencyKey !== undefined) this.#keys.made({ idempotencyKey, made });
     return made;
   }
 
@@ -103,7 +101,7 @@ class LocalLists implements ListDirectory {
     this.#changing += 1;
     list.beginDeletion();
     try {
-      await this.#stores.remove(list.id);
+      await this.#stores.remove(list.id, this.#maxLists);
     } catch (error) {
       this.#named.set(list.id, list);
       list.cancelDeletion();
@@ -111,6 +109,7 @@ class LocalLists implements ListDirectory {
     } finally {
       this.#changing -= 1;
     }
+    this.#keys.deleted(list.id);
     list.markDeleted();
   }
 

@@ -2,7 +2,12 @@ import type { SqlDatabase } from '../todos/sql-database.ts';
 import { committed, type SqlWrites } from '../todos/sql-writes.ts';
 import { prepareSchema } from '../todos/sqlite-schema.ts';
 import { listDeletion, newList, openDefaultSqliteStore } from '../todos/sqlite-list-rows.ts';
-import { keptListKeys, listKeyRow } from '../todos/sqlite-list-keys.ts';
+import {
+  keptListKeys,
+  keyDeletion,
+  listKeyRow,
+  prepareKeyDeletions,
+} from '../todos/sqlite-list-keys.ts';
 import { openSqliteTodoStore, sqliteTodoStore } from '../todos/sqlite-store.ts';
 import type { ListStores } from './list-stores.ts';
 
@@ -13,6 +18,7 @@ import type { ListStores } from './list-stores.ts';
  */
 export function sqliteListStores(db: SqlDatabase, writes: SqlWrites): ListStores {
   prepareSchema(db);
+  prepareKeyDeletions(db);
   return {
     openDefault: (options) => openDefaultSqliteStore(db, { ...options, writes }),
     openKept: (options) =>
@@ -28,7 +34,8 @@ export function sqliteListStores(db: SqlDatabase, writes: SqlWrites): ListStores
       await committed(writes, [row, ...keyRows]);
       return sqliteTodoStore(start, { ...options, writes, key: info.id });
     },
-    remove: (listId) => committed(writes, listDeletion(listId)),
+    remove: (listId, deletedKeysKept) =>
+      committed(writes, [...keyDeletion(listId, deletedKeysKept), ...listDeletion(listId)]),
     keptKeys: () => keptListKeys(db),
   };
 }

@@ -79,4 +79,37 @@ export function idempotentListsSuite(host: TestHost) {
       expect(await api().countLists()).toBe(before);
     });
   });
+
+  if (host.boundsLists) {
+    describe('Idempotency-Key on POST /api/lists, deleted keys beyond limits.maxLists', () => {
+      const maxLists = 2;
+      const api = useService(host, { maxLists });
+      const keys = Array.from({ length: maxLists + 1 }, () => `"${crypto.randomUUID()}"`);
+      const create = (key: string) => api().fetch(LISTS_PATH, keyed({ title: 'Groceries' }, key));
+      /** Makes and deletes a list with each key in turn; the id each made. */
+      const makeAndDelete = async () => {
+        const ids: string[] = [];
+        for (const key of keys) {
+          const created = await create(key);
+          ids.push((await created.json()).id);
+          await api().fetch(created.headers.get('location')!, { method: 'DELETE' });
+        }
+        return ids;
+      };
+
+      it('makes a new list, with another id, for the key of the oldest deletion', async () => {
+        const [oldest] = await makeAndDelete();
+        const again = await create(keys[0]!);
+        expect([again.status, (await again.json()).id === oldest]).toEqual([201, false]);
+      });
+
+      it('still refuses the key of each of the latest limits.maxLists deletions with 410', async () => {
+        await makeAndDelete();
+        const statuses = await Promise.all(
+          keys.slice(1).map(async (key) => (await create(key)).status),
+        );
+        expect(statuses).toEqual(keys.slice(1).map(() => 410));
+      });
+    });
+  }
 }

@@ -29,6 +29,8 @@ export interface SqliteServiceOptions {
   readonly reportError?: (error: unknown) => void;
   /** Where the batches are committed; by default in `db`, at once. */
   readonly committer?: Committer;
+  /** `limits.maxLists`. */
+  readonly maxLists?: number;
 }
 
 /**
@@ -43,7 +45,7 @@ export function sqliteService(db: SqlDatabase, options: SqliteServiceOptions = {
   });
   const app = createApp({
     config,
-    lists: localLists({ stores: sqliteListStores(db, commits) }),
+    lists: localLists({ stores: sqliteListStores(db, commits), maxLists: options.maxLists }),
     host: { reportError: options.reportError ?? (() => {}) },
   });
   onTestFinished(() => app.close());
