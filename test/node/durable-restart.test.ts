@@ -1,9 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LIST_PATHS, listPathOf, namedListPaths } from '../../src/lists/list-paths.ts';
 import { sendJson, type TodoJson } from '../support/api.ts';
+import { freshFile } from '../support/fresh-file.ts';
 import type { TestService } from '../support/hosts.ts';
 import { openStream, type SseEvent, type StreamReader } from '../support/sse.ts';
 import { ServiceProcess } from '../support/service-process.ts';
@@ -22,8 +21,6 @@ async function startOn(file: string) {
   };
   return { process, service: service as TestService };
 }
-
-const freshFile = () => join(mkdtempSync(join(tmpdir(), 'todo-restart-')), 'todos.sqlite');
 
 /**
  * The events a client reads before it drops off, `count` of them, the snapshot included: the
@@ -169,7 +166,7 @@ describe('the storage file', () => {
   });
 
   it('stops the start with a message naming a path that is a folder', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'todo-folder-'));
+    const folder = dirname(freshFile());
     const process = new ServiceProcess([], { STORAGE_FILE: folder });
     started.push(process);
     expect((await process.exited).code).toBe(1);
