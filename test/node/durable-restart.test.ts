@@ -5,6 +5,7 @@ import { sendJson, type TodoJson } from '../support/api.ts';
 import { freshFile } from '../support/fresh-file.ts';
 import type { TestService } from '../support/hosts.ts';
 import { openStream, type SseEvent, type StreamReader } from '../support/sse.ts';
+import { serviceAt } from '../support/node-server.ts';
 import { ServiceProcess } from '../support/service-process.ts';
 
 const started: ServiceProcess[] = [];
@@ -15,11 +16,7 @@ async function startOn(file: string) {
   const process = new ServiceProcess([], { STORAGE_FILE: file });
   started.push(process);
   const url = await process.url();
-  const service: Pick<TestService, 'paths' | 'fetch'> = {
-    paths: DEFAULT_LIST_PATHS,
-    fetch: (path, init) => fetch(new URL(path, url), init),
-  };
-  return { process, service: service as TestService };
+  return { process, service: serviceAt(url) as TestService };
 }
 
 /**
