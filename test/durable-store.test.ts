@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { listPathOf, namedListPaths } from '../src/lists/list-paths.ts';
 import type { SqlDatabase } from '../src/todos/sql-database.ts';
 import { expectProblem, sendJson, type TodoJson } from './support/api.ts';
-import { freshFile, opened, sqliteService } from './support/sqlite-service.ts';
+import { freshFile } from './support/fresh-file.ts';
+import { opened, sqliteService } from './support/sqlite-service.ts';
 import { openStream } from './support/sse.ts';
 
 /** The handler over the lists kept in `db`; `replayEvents` and `reportError` as given. */

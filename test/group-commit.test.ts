@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectProblem, sendJson, type TodoJson } from './support/api.ts';
-import { freshFile, heldCommits, opened, sqliteService } from './support/sqlite-service.ts';
+import { freshFile } from './support/fresh-file.ts';
+import { heldCommits, opened, sqliteService } from './support/sqlite-service.ts';
 import { openStream, unquoted, type SseEvent } from './support/sse.ts';
 
 type Service = ReturnType<typeof sqliteService>;

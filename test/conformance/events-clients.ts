@@ -3,15 +3,37 @@ import { createTodo } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 import { firstEvent, opened, openStream } from '../support/sse.ts';
 
+/** Everything `response` sent within `ms`, as text: a bounded window to count heartbeats in. */
+async function sentWithin(response: Response, ms: number): Promise<string> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const timer = setTimeout(() => void reader.cancel(), ms);
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  clearTimeout(timer);
+  return text;
+}
+
 /** docs/api.md, Live updates: heartbeats, clients that leave, the limit on streams, shutdown. */
 export function eventClientsSuite(host: TestHost) {
   describe('GET /api/sse: heartbeat', () => {
     const api = useService(host, { sse: { heartbeatSeconds: 1 } });
 
-    it('sends a ": ping" comment every heartbeatSeconds', async () => {
-      const stream = await opened(api());
-      await firstEvent(stream);
-      expect(await stream.nextBlock()).toEqual({ comment: 'ping' });
+    it('sends a ": ping" comment line as each heartbeat', async () => {
+      const response = await api().fetch(api().paths.sse);
+      const blocks = (await sentWithin(response, 1500)).split('\n\n');
+      expect(blocks.filter((block) => block.startsWith(':'))[0]).toBe(': ping');
+    });
+
+    it('sends about one heartbeat per heartbeatSeconds', async () => {
+      const response = await api().fetch(api().paths.sse);
+      const pings = (await sentWithin(response, 3500)).split(': ping\n\n').length - 1;
+      // A window of three and a half intervals holds three; a busy machine may delay one.
+      expect(pings).toBeGreaterThanOrEqual(2);
+      expect(pings).toBeLessThanOrEqual(4);
     });
   });
 

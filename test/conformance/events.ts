@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { createTodo, MISSING_ID, sendJson, snapshot } from '../support/api.ts';
+import { createTodo, expectProblem, MISSING_ID, sendJson, snapshot } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 import { firstEvent, opened, sequenceOf, unquoted } from '../support/sse.ts';
+
+const textBody: RequestInit = {
+  method: 'POST',
+  headers: { 'content-type': 'text/plain' },
+  body: '{}',
+};
+const oversized = sendJson('POST', 'x'.repeat(20000));
+const putTitleOnly = sendJson('PUT', { title: 'x' });
+const fullPut = sendJson('PUT', { title: 'x', completed: true });
+const stalePut = sendJson('PUT', { title: 'x', completed: true }, { 'if-match': '"old"' });
+const staleDelete: RequestInit = { method: 'DELETE', headers: { 'if-match': '"old"' } };
+const noSuchItem = { detail: 'No to-do has this id.' };
+const titleError = { errors: [{ pointer: '/title', detail: expect.any(String) }] };
+const completedError = { errors: [{ pointer: '/completed', detail: expect.any(String) }] };
 
 /** docs/api.md, Live updates: `GET /api/sse`, its answer, snapshot and changes. */
 export function eventsSuite(host: TestHost) {
@@ -124,31 +138,46 @@ export function eventsSuite(host: TestHost) {
       expect(new Set(ids).size).toBe(ids.length);
     });
 
-    it('sends no event for a refused request', async () => {
-      const todo = await createTodo(api());
-      const stream = await opened(api());
-      await firstEvent(stream);
-      const refused: [string, RequestInit][] = [
-        [api().paths.todos, sendJson('POST', { title: '' })],
-        [api().paths.todos, sendJson('POST', '{')],
-        [
-          api().paths.todos,
-          { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' },
-        ],
-        [api().paths.todos, sendJson('POST', 'x'.repeat(20000))],
-        [`${api().paths.todos}/${todo.id}`, sendJson('PUT', { title: 'x' })],
-        [
-          `${api().paths.todos}/${todo.id}`,
-          sendJson('PUT', { title: 'x', completed: true }, { 'if-match': '"old"' }),
-        ],
-        [`${api().paths.todos}/${MISSING_ID}`, sendJson('PUT', { title: 'x', completed: true })],
-        [`${api().paths.todos}/${MISSING_ID}`, { method: 'DELETE' }],
-        [`${api().paths.todos}/${todo.id}`, { method: 'DELETE', headers: { 'if-match': '"old"' } }],
-      ];
-      for (const [path, init] of refused) expect((await api().fetch(path, init)).ok).toBe(false);
-      const marker = await createTodo(api(), { title: 'the next change' });
-      expect(await stream.nextEvent()).toMatchObject({ event: 'created', data: marker });
-    });
+    // docs/api.md, Request bodies and Errors: each refusal, what its problem says, and that it
+    // changes nothing and announces nothing.
+    const refusals: [string, (id: string) => [string, RequestInit], number, object][] = [
+      ['an empty title', () => ['', sendJson('POST', { title: '' })], 400, titleError],
+      ['a body that is not JSON', () => ['', sendJson('POST', '{')], 400, { detail: /JSON/ }],
+      ['a body not sent as JSON', () => ['', textBody], 415, { detail: /application\/json/ }],
+      ['a body over the limit', () => ['', oversized], 413, { detail: /16384/ }],
+      ['a PUT without completed', (id) => [`/${id}`, putTitleOnly], 400, completedError],
+      ['a PUT with a stale If-Match', (id) => [`/${id}`, stalePut], 412, { detail: /If-Match/ }],
+      ['a PUT of a missing item', () => [`/${MISSING_ID}`, fullPut], 404, noSuchItem],
+      [
+        'a DELETE of a missing item',
+        () => [`/${MISSING_ID}`, { method: 'DELETE' }],
+        404,
+        noSuchItem,
+      ],
+      [
+        'a DELETE with a stale If-Match',
+        (id) => [`/${id}`, staleDelete],
+        412,
+        { detail: /If-Match/ },
+      ],
+    ];
+
+    it.each(refusals)(
+      'refuses %s clearly, changing nothing and sending no event',
+      async (_, request, status, problem) => {
+        const todo = await createTodo(api());
+        const before = await snapshot(api());
+        const stream = await opened(api());
+        await firstEvent(stream);
+        const [path, init] = request(todo.id);
+        expect(
+          await expectProblem(await api().fetch(`${api().paths.todos}${path}`, init), status),
+        ).toMatchObject(problem);
+        expect(await snapshot(api())).toEqual(before);
+        const marker = await createTodo(api(), { title: 'the next change' });
+        expect(await stream.nextEvent()).toMatchObject({ event: 'created', data: marker });
+      },
+    );
 
     it('lets a client that read the list subscribe from its ETag without missing a change', async () => {
       await createTodo(api(), { title: 'before' });

@@ -23,10 +23,11 @@ import { otherRoutesSuite } from './other-routes.ts';
 
 /**
  * The whole contract, written once; each host's test file runs it against that host. Every
- * answer is also held to the OpenAPI document the service publishes.
+ * answer is also held to the OpenAPI document the service publishes; `statusesSeen`, if given,
+ * collects the documented statuses those answers showed.
  */
-export function conformanceSuite(unchecked: TestHost): void {
-  const host = checkedAgainstOpenApi(unchecked);
+export function conformanceSuite(unchecked: TestHost, statusesSeen?: Set<string>): void {
+  const host = checkedAgainstOpenApi(unchecked, statusesSeen);
   describe(host.name, () => {
     itemsSuite(host);
     badBodiesSuite(host);

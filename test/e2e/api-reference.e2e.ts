@@ -32,6 +32,15 @@ describe('the API reference at /docs', () => {
     }
   });
 
+  it('shows the summary that /api/openapi.json gives an operation', async () => {
+    const document = await (await fetch(new URL('/api/openapi.json', e2e().service.url))).json();
+    const summary: string = document.paths['/api/todos'].get.summary;
+    const { operations } = await openReference();
+    const listing = operations.filter({ hasText: summary });
+    await listing.first().waitFor();
+    expect(await listing.first().textContent()).toContain('/api/todos');
+  });
+
   it('shows the title of the document', async () => {
     const { page } = await openReference();
     await page

@@ -1,12 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LIST_PATHS, listPathOf, namedListPaths } from '../../src/lists/list-paths.ts';
 import { answerOf, keyed } from '../conformance/idempotency.ts';
 import { sendJson, type TodoJson } from '../support/api.ts';
+import { freshFile } from '../support/fresh-file.ts';
 import type { TestService } from '../support/hosts.ts';
 import { openStream, type SseEvent, type StreamReader } from '../support/sse.ts';
+import { serviceAt } from '../support/node-server.ts';
 import { ServiceProcess } from '../support/service-process.ts';
 
 const started: ServiceProcess[] = [];
@@ -17,14 +17,8 @@ async function startOn(file: string) {
   const process = new ServiceProcess([], { STORAGE_FILE: file });
   started.push(process);
   const url = await process.url();
-  const service: Pick<TestService, 'paths' | 'fetch'> = {
-    paths: DEFAULT_LIST_PATHS,
-    fetch: (path, init) => fetch(new URL(path, url), init),
-  };
-  return { process, service: service as TestService };
+  return { process, service: serviceAt(url) as TestService };
 }
-
-const freshFile = () => join(mkdtempSync(join(tmpdir(), 'todo-restart-')), 'todos.sqlite');
 
 /**
  * The events a client reads before it drops off, `count` of them, the snapshot included: the
@@ -170,7 +164,7 @@ describe('the storage file', () => {
   });
 
   it('stops the start with a message naming a path that is a folder', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'todo-folder-'));
+    const folder = dirname(freshFile());
     const process = new ServiceProcess([], { STORAGE_FILE: folder });
     started.push(process);
     expect((await process.exited).code).toBe(1);

@@ -29,7 +29,9 @@ export async function createTodo(
 }
 
 /** The list and its ETag: together they show whether anything changed. */
-export async function snapshot(service: TestService): Promise<{ etag: string; todos: TodoJson[] }> {
+export async function snapshot(
+  service: Pick<TestService, 'fetch' | 'paths'>,
+): Promise<{ etag: string; todos: TodoJson[] }> {
   const response = await service.fetch(service.paths.todos);
   expect(response.status).toBe(200);
   return { etag: response.headers.get('etag') ?? '', todos: (await response.json()) as TodoJson[] };

@@ -1,11 +1,16 @@
-import { afterEach, beforeEach, expect } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
 import { pino } from 'pino';
 import type { Logger } from '../../src/hosts/node/logger.ts';
 import { DEFAULT_NODE_CONFIG, type NodeConfig } from '../../src/hosts/node/node-config.ts';
 import { startNodeServer, type RunningServer } from '../../src/hosts/node/server.ts';
+import { DEFAULT_LIST_PATHS } from '../../src/lists/list-paths.ts';
 import type { ListStores } from '../../src/lists/list-stores.ts';
 import type { TodoStore } from '../../src/todos/store.ts';
-import type { TodoJson } from './api.ts';
+import type { TestService } from './hosts.ts';
+
+// The Node host started inside the test's own process, to hand it parts and read its state;
+// ServiceProcess (service-process.ts) is the built entry point as a child, for what only a real
+// process shows: its output, its signals, its exit.
 
 export const SILENT: Logger = pino({ level: 'silent' });
 
@@ -52,14 +57,7 @@ export function useNodeServer(
   return () => running!;
 }
 
-export interface ListWithEtag {
-  readonly etag: string;
-  readonly todos: TodoJson[];
-}
-
-/** The list and its ETag, read by a fresh, well-behaved request that must succeed. */
-export async function listState(url: string): Promise<ListWithEtag> {
-  const response = await fetch(`${url}/api/todos`);
-  expect(response.status).toBe(200);
-  return { etag: response.headers.get('etag') ?? '', todos: (await response.json()) as TodoJson[] };
+/** The service listening at `url`, seen as the default list's routes, fetched over HTTP. */
+export function serviceAt(url: string): Pick<TestService, 'fetch' | 'paths'> {
+  return { paths: DEFAULT_LIST_PATHS, fetch: (path, init) => fetch(new URL(path, url), init) };
 }

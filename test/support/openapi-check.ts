@@ -14,9 +14,6 @@ interface Operation {
   requestBody?: { content: Record<string, unknown> };
 }
 
-/** Every `<METHOD> <path> <status>` the document lists that some checked answer has shown. */
-export const statusesSeen = new Set<string>();
-
 /** Every `<METHOD> <path> <status>` the document lists. */
 export function documentedStatuses(document: Document): string[] {
   return Object.entries(document.paths).flatMap(([path, item]) =>
@@ -45,7 +42,14 @@ export class OpenApiCheck {
   readonly #ajv = new Ajv2020({ strict: false, allErrors: true });
   readonly #validators = new Map<string, ValidateFunction>();
 
-  constructor(config: AppConfig) {
+  /**
+   * `seen` collects every `<METHOD> <path> <status>` the document lists that a checked answer
+   * showed: the caller that owns it can tell which statuses its own requests reached.
+   */
+  constructor(
+    config: AppConfig,
+    readonly seen = new Set<string>(),
+  ) {
     this.document = openApiDocument(config);
     addFormats.default(this.#ajv);
     this.#ajv.addSchema(this.document, 'openapi');
@@ -84,7 +88,7 @@ export class OpenApiCheck {
     if (described === undefined) {
       return [`the document lists ${Object.keys(operation.responses).join(', ')} only`];
     }
-    statusesSeen.add(`${key.toUpperCase()} ${path} ${status}`);
+    this.seen.add(`${key.toUpperCase()} ${path} ${status}`);
     const problems = this.#missingHeaders(described, response);
     if (method !== 'HEAD')
       problems.push(...(await this.#bodyProblems(path, key, status, described, response)));
@@ -168,12 +172,12 @@ export class OpenApiCheck {
  * `host`, with every answer its services give held to the OpenAPI document made with the same
  * limits: an answer the document does not describe fails the request that got it.
  */
-export function checkedAgainstOpenApi(host: TestHost): TestHost {
+export function checkedAgainstOpenApi(host: TestHost, seen?: Set<string>): TestHost {
   return {
     ...host,
     async start(options = {}) {
       const service = await host.start(options);
-      const openApi = new OpenApiCheck(appConfig(options));
+      const openApi = new OpenApiCheck(appConfig(options), seen);
       return {
         ...service,
         async fetch(path, init) {

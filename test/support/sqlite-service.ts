@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { DEFAULT_APP_CONFIG } from '../../src/config.ts';
@@ -12,8 +9,6 @@ import { committerOn, GroupCommit, type Committer } from '../../src/todos/group-
 import type { SqlDatabase } from '../../src/todos/sql-database.ts';
 import type { WriteDone } from '../../src/todos/sql-writes.ts';
 import type { SqlStatement } from '../../src/todos/sql-statements.ts';
-
-export const freshFile = () => join(mkdtempSync(join(tmpdir(), 'todo-store-')), 'todos.sqlite');
 
 /** The SQLite file `file`, closed after the test. */
 export function opened(file: string) {
