@@ -2,7 +2,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { LISTS_PATH, listPathOf, namedListPaths } from '../src/lists/list-paths.ts';
 import { expectProblem, sendJson, type TodoJson } from './support/api.ts';
-import { freshFile, heldCommits, opened, sqliteService } from './support/sqlite-service.ts';
+import { freshFile } from './support/fresh-file.ts';
+import { heldCommits, opened, sqliteService } from './support/sqlite-service.ts';
 import { answerOf, keyed } from './conformance/idempotency.ts';
 
 type Service = ReturnType<typeof sqliteService>;
