@@ -57,6 +57,23 @@ describe('the page offline', () => {
     await eventually(() => tab.connection.getAttribute('data-state')).toBe('reconnecting');
   }
 
+  /**
+   * A page with four items, then, with the service out of reach, one of each kind of edit: an
+   * add, a tick, a rename and a delete.
+   */
+  async function editedOffline() {
+    const tab = await openBehindProxy();
+    await tab.add('Walk dog', 'Buy milk', 'Old title', 'Call mum');
+    await goOffline(tab);
+    await tab.add('Made offline');
+    await tab.toggle('Walk dog');
+    const edit = await tab.edit('Old title');
+    await edit.fill('New title');
+    await edit.press('Enter');
+    await tab.destroy('Call mum');
+    return tab;
+  }
+
   /** The service is reachable again: waits until the page has sent every edit it kept. */
   async function comeBack(tab: TodoPage): Promise<void> {
     proxy!.restore();
@@ -119,16 +136,7 @@ describe('the page offline', () => {
   });
 
   it('adds, ticks, renames and deletes offline at once, each marked as not sent yet', async () => {
-    const tab = await openBehindProxy();
-    await tab.add('Walk dog', 'Buy milk', 'Old title', 'Call mum');
-    await goOffline(tab);
-
-    await tab.add('Made offline');
-    await tab.toggle('Walk dog');
-    const edit = await tab.edit('Old title');
-    await edit.fill('New title');
-    await edit.press('Enter');
-    await tab.destroy('Call mum');
+    const tab = await editedOffline();
 
     expect(await shown(tab)).toEqual([
       'Walk dog (completed)',
@@ -146,15 +154,7 @@ describe('the page offline', () => {
   });
 
   it('sends each edit made offline once when the service is back, for every browser to see', async () => {
-    const tab = await openBehindProxy();
-    await tab.add('Walk dog', 'Buy milk', 'Old title', 'Call mum');
-    await goOffline(tab);
-    await tab.add('Made offline');
-    await tab.toggle('Walk dog');
-    const edit = await tab.edit('Old title');
-    await edit.fill('New title');
-    await edit.press('Enter');
-    await tab.destroy('Call mum');
+    const tab = await editedOffline();
 
     await comeBack(tab);
 
