@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTodo, expectProblem, sendJson, snapshot } from '../support/api.ts';
+import { createTodo, expectProblem, sendJson, listState } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 
 interface BadBody {
@@ -96,13 +96,13 @@ export function badBodiesSuite(host: TestHost) {
 
     it.each(BAD_BODIES)('refuses $name with 400 and changes nothing', async ({ body, pointer }) => {
       await createTodo(api());
-      const before = await snapshot(api());
+      const before = await listState(api());
       const problem = await expectProblem(
         await api().fetch(api().paths.todos, sendJson('POST', body)),
         400,
       );
       if (pointer) expect(problem.errors?.map((error) => error.pointer)).toEqual([pointer]);
-      expect(await snapshot(api())).toEqual(before);
+      expect(await listState(api())).toEqual(before);
     });
 
     it('refuses an id on create with 400 naming /id', async () => {
@@ -114,7 +114,7 @@ export function badBodiesSuite(host: TestHost) {
         400,
       );
       expect(problem.errors).toEqual([{ pointer: '/id', detail: expect.any(String) }]);
-      expect((await snapshot(api())).todos).toEqual([]);
+      expect((await listState(api())).todos).toEqual([]);
     });
 
     it('tells a client that sent no body to send a JSON object', async () => {
@@ -168,26 +168,26 @@ export function badBodiesSuite(host: TestHost) {
       'refuses $name with 400 and changes nothing',
       async ({ body, pointer }) => {
         const todo = await createTodo(api());
-        const before = await snapshot(api());
+        const before = await listState(api());
         const response = await api().fetch(
           `${api().paths.todos}/${todo.id}`,
           sendJson('PUT', body),
         );
         const problem = await expectProblem(response, 400);
         if (pointer) expect(problem.errors?.map((error) => error.pointer)).toEqual([pointer]);
-        expect(await snapshot(api())).toEqual(before);
+        expect(await listState(api())).toEqual(before);
       },
     );
 
     it('refuses an id that differs from the path with 400 naming /id', async () => {
       const todo = await createTodo(api());
-      const before = await snapshot(api());
+      const before = await listState(api());
       const response = await api().fetch(
         `${api().paths.todos}/${todo.id}`,
         sendJson('PUT', { id: crypto.randomUUID(), title: 'a', completed: true }),
       );
       expect((await expectProblem(response, 400)).errors?.[0]?.pointer).toBe('/id');
-      expect(await snapshot(api())).toEqual(before);
+      expect(await listState(api())).toEqual(before);
     });
 
     it('refuses an id that differs from the path only in case', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTodo, expectProblem, MISSING_ID, sendJson, snapshot } from '../support/api.ts';
+import { createTodo, expectProblem, MISSING_ID, sendJson, listState } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 
 const LIMIT = 16384;
@@ -41,26 +41,26 @@ export function bodyChecksSuite(host: TestHost) {
       ['a form', 'application/x-www-form-urlencoded'],
       ['a look-alike', 'application/jsonp'],
     ])('refuses a create with %s with 415 and changes nothing', async (_name, contentType) => {
-      const before = await snapshot(api());
+      const before = await listState(api());
       const response = await api().fetch(api().paths.todos, {
         method: 'POST',
         headers: contentType ? { 'content-type': contentType } : {},
         body: encoder.encode('{"title":"a"}'),
       });
       await expectProblem(response, 415);
-      expect(await snapshot(api())).toEqual(before);
+      expect(await listState(api())).toEqual(before);
     });
 
     it('refuses a PUT sent as text/plain with 415 and changes nothing', async () => {
       const todo = await createTodo(api());
-      const before = await snapshot(api());
+      const before = await listState(api());
       const response = await api().fetch(`${api().paths.todos}/${todo.id}`, {
         method: 'PUT',
         headers: { 'content-type': 'text/plain' },
         body: '{"title":"b","completed":true}',
       });
       await expectProblem(response, 415);
-      expect(await snapshot(api())).toEqual(before);
+      expect(await listState(api())).toEqual(before);
     });
 
     it('accepts application/json in any case with a charset', async () => {
@@ -73,7 +73,7 @@ export function bodyChecksSuite(host: TestHost) {
     });
 
     it('refuses a body that is not valid UTF-8 with 400 and changes nothing', async () => {
-      const before = await snapshot(api());
+      const before = await listState(api());
       const bytes = new Uint8Array([
         ...encoder.encode('{"title":"'),
         0xc3,
@@ -86,7 +86,7 @@ export function bodyChecksSuite(host: TestHost) {
         body: bytes,
       });
       expect((await expectProblem(invalid, 400)).detail).toContain('UTF-8');
-      expect(await snapshot(api())).toEqual(before);
+      expect(await listState(api())).toEqual(before);
     });
   });
 
@@ -99,20 +99,20 @@ export function bodyChecksSuite(host: TestHost) {
     });
 
     it('refuses a body one byte over the limit with 413 and changes nothing', async () => {
-      const before = await snapshot(api());
+      const before = await listState(api());
       const response = await api().fetch(
         api().paths.todos,
         sendJson('POST', bodyOfSize(LIMIT + 1)),
       );
       await expectProblem(response, 413);
-      expect(await snapshot(api())).toEqual(before);
+      expect(await listState(api())).toEqual(before);
     });
 
     it('refuses a chunked body with no Content-Length once it passes the limit', async () => {
-      const before = await snapshot(api());
+      const before = await listState(api());
       const response = await api().fetch(api().paths.todos, streamedBody(bodyOfSize(LIMIT * 8)));
       await expectProblem(response, 413);
-      expect(await snapshot(api())).toEqual(before);
+      expect(await listState(api())).toEqual(before);
     });
 
     it('accepts a chunked body within the limit', async () => {
@@ -122,13 +122,13 @@ export function bodyChecksSuite(host: TestHost) {
 
     it('refuses an oversized PUT with 413 and changes nothing', async () => {
       const todo = await createTodo(api());
-      const before = await snapshot(api());
+      const before = await listState(api());
       const body = JSON.stringify({ title: 'x'.repeat(LIMIT), completed: true });
       await expectProblem(
         await api().fetch(`${api().paths.todos}/${todo.id}`, sendJson('PUT', body)),
         413,
       );
-      expect(await snapshot(api())).toEqual(before);
+      expect(await listState(api())).toEqual(before);
     });
   });
 
@@ -138,12 +138,12 @@ export function bodyChecksSuite(host: TestHost) {
     it('answers 507 when limits.maxItems items exist and stores nothing', async () => {
       await createTodo(api(), { title: 'one' });
       await createTodo(api(), { title: 'two' });
-      const before = await snapshot(api());
+      const before = await listState(api());
       await expectProblem(
         await api().fetch(api().paths.todos, sendJson('POST', { title: 'three' })),
         507,
       );
-      expect(await snapshot(api())).toEqual(before);
+      expect(await listState(api())).toEqual(before);
     });
 
     it('takes new items again once one is deleted', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectProblem, sendJson, snapshot } from '../support/api.ts';
+import { expectProblem, sendJson, listState } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 import { bodyOfSize, streamedBody } from './body-checks.ts';
 
@@ -31,10 +31,10 @@ export function configuredLimitsSuite(host: TestHost) {
     });
 
     it('refuses a body one byte over limits.maxBodyBytes with 413, changing nothing', async () => {
-      const before = await snapshot(api());
+      const before = await listState(api());
       const body = bodyOfSize(MAX_BODY_BYTES + 1);
       await expectProblem(await api().fetch(api().paths.todos, sendJson('POST', body)), 413);
-      expect(await snapshot(api())).toEqual(before);
+      expect(await listState(api())).toEqual(before);
     });
 
     it('accepts a chunked body of exactly limits.maxBodyBytes', async () => {
@@ -69,14 +69,14 @@ export function configuredLimitsSuite(host: TestHost) {
     });
 
     it('refuses a title one code point over limits.maxTitleLength with 400 naming /title', async () => {
-      const before = await snapshot(api());
+      const before = await listState(api());
       const title = CAT.repeat(MAX_TITLE_LENGTH) + 'x';
       const problem = await expectProblem(
         await api().fetch(api().paths.todos, sendJson('POST', { title })),
         400,
       );
       expect(problem.errors?.map((error) => error.pointer)).toEqual(['/title']);
-      expect(await snapshot(api())).toEqual(before);
+      expect(await listState(api())).toEqual(before);
     });
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { createTodo, snapshot } from '../support/api.ts';
+import { createTodo, listState } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 import {
   collectEvents,
@@ -49,7 +49,7 @@ export function eventsResumeSuite(host: TestHost) {
     });
 
     it('sends nothing but new changes to a client that missed nothing', async () => {
-      const { etag } = await snapshot(api());
+      const { etag } = await listState(api());
       const stream = await opened(api(), { headers: { 'last-event-id': unquoted(etag) } });
       const todo = await createTodo(api());
       expect(await firstEvent(stream)).toMatchObject({ event: 'created', data: todo });
@@ -67,7 +67,7 @@ export function eventsResumeSuite(host: TestHost) {
       const { lastEventId } = await missedThree();
       await createTodo(api());
       const stream = await opened(api(), { headers: { 'last-event-id': lastEventId } });
-      const { todos } = await snapshot(api());
+      const { todos } = await listState(api());
       expect(await firstEvent(stream)).toMatchObject({ event: 'snapshot', data: todos });
     });
 
@@ -77,7 +77,7 @@ export function eventsResumeSuite(host: TestHost) {
       const { id: foreignId } = await firstEvent(stream);
       await earlier.close();
       await createTodo(api());
-      const { todos } = await snapshot(api());
+      const { todos } = await listState(api());
       const resumed = await opened(api(), { headers: { 'last-event-id': foreignId } });
       expect(await firstEvent(resumed)).toMatchObject({ event: 'snapshot', data: todos });
     });
@@ -92,7 +92,7 @@ export function eventsResumeSuite(host: TestHost) {
     );
 
     it('sends a snapshot for an id of this run that lies in the future', async () => {
-      const { etag } = await snapshot(api());
+      const { etag } = await listState(api());
       const future = unquoted(etag).replace(/\d+$/, '99');
       const stream = await opened(api(), { headers: { 'last-event-id': future } });
       expect((await firstEvent(stream)).event).toBe('snapshot');

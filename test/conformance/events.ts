@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTodo, expectProblem, MISSING_ID, sendJson, snapshot } from '../support/api.ts';
+import { createTodo, expectProblem, MISSING_ID, sendJson, listState } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 import { firstEvent, opened, sequenceOf, unquoted } from '../support/sse.ts';
 
@@ -78,7 +78,7 @@ export function eventsSuite(host: TestHost) {
     it('sends a new client a snapshot of the list as GET /api/todos gives it', async () => {
       await createTodo(api(), { title: 'a' });
       await createTodo(api(), { title: 'b', completed: true });
-      const { todos } = await snapshot(api());
+      const { todos } = await listState(api());
       const stream = await opened(api());
       expect(await firstEvent(stream)).toMatchObject({ event: 'snapshot', data: todos });
     });
@@ -90,7 +90,7 @@ export function eventsSuite(host: TestHost) {
 
     it('gives the snapshot the id the list has as its ETag', async () => {
       await createTodo(api());
-      const { etag } = await snapshot(api());
+      const { etag } = await listState(api());
       const stream = await opened(api());
       expect((await firstEvent(stream)).id).toBe(unquoted(etag));
     });
@@ -125,7 +125,7 @@ export function eventsSuite(host: TestHost) {
       await firstEvent(stream);
       await createTodo(api());
       const event = await stream.nextEvent();
-      expect(event.id).toBe(unquoted((await snapshot(api())).etag));
+      expect(event.id).toBe(unquoted((await listState(api())).etag));
     });
 
     it('gives events increasing ids', async () => {
@@ -166,14 +166,14 @@ export function eventsSuite(host: TestHost) {
       'refuses %s clearly, changing nothing and sending no event',
       async (_, request, status, problem) => {
         const todo = await createTodo(api());
-        const before = await snapshot(api());
+        const before = await listState(api());
         const stream = await opened(api());
         await firstEvent(stream);
         const [path, init] = request(todo.id);
         expect(
           await expectProblem(await api().fetch(`${api().paths.todos}${path}`, init), status),
         ).toMatchObject(problem);
-        expect(await snapshot(api())).toEqual(before);
+        expect(await listState(api())).toEqual(before);
         const marker = await createTodo(api(), { title: 'the next change' });
         expect(await stream.nextEvent()).toMatchObject({ event: 'created', data: marker });
       },
@@ -181,7 +181,7 @@ export function eventsSuite(host: TestHost) {
 
     it('lets a client that read the list subscribe from its ETag without missing a change', async () => {
       await createTodo(api(), { title: 'before' });
-      const { etag } = await snapshot(api());
+      const { etag } = await listState(api());
       const between = await createTodo(api(), { title: 'between' });
       const stream = await opened(api(), {
         path: `${api().paths.sse}?lastEventId=${unquoted(etag)}`,

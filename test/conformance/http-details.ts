@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTodo, MISSING_ID, onList, sendJson, snapshot } from '../support/api.ts';
+import { createTodo, MISSING_ID, onList, sendJson, listState } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 
 /** Headers both answers must share; Date and connection handling are the transport's. */
@@ -102,7 +102,7 @@ export function httpDetailsSuite(host: TestHost) {
 
     it('answers 304 with no body when the list ETag matches', async () => {
       await createTodo(api());
-      const { etag } = await snapshot(api());
+      const { etag } = await listState(api());
       const response = await api().fetch(api().paths.todos, { headers: { 'if-none-match': etag } });
       expect([response.status, await response.text(), response.headers.get('etag')]).toEqual([
         304,
@@ -112,7 +112,7 @@ export function httpDetailsSuite(host: TestHost) {
     });
 
     it('answers 200 with a new ETag once the list has changed', async () => {
-      const { etag } = await snapshot(api());
+      const { etag } = await listState(api());
       await createTodo(api());
       const response = await api().fetch(api().paths.todos, { headers: { 'if-none-match': etag } });
       expect(response.status).toBe(200);
@@ -121,30 +121,30 @@ export function httpDetailsSuite(host: TestHost) {
 
     it('gives the list a new ETag after an update', async () => {
       const todo = await createTodo(api());
-      const { etag } = await snapshot(api());
+      const { etag } = await listState(api());
       await api().fetch(
         `${api().paths.todos}/${todo.id}`,
         sendJson('PUT', { title: 'b', completed: true }),
       );
-      expect((await snapshot(api())).etag).not.toBe(etag);
+      expect((await listState(api())).etag).not.toBe(etag);
     });
 
     it('gives the list a new ETag after a delete', async () => {
       const todo = await createTodo(api());
-      const { etag } = await snapshot(api());
+      const { etag } = await listState(api());
       await api().fetch(`${api().paths.todos}/${todo.id}`, { method: 'DELETE' });
-      expect((await snapshot(api())).etag).not.toBe(etag);
+      expect((await listState(api())).etag).not.toBe(etag);
     });
 
     it('gives the list, after a change, the ETag that change answered with', async () => {
       const response = await api().fetch(api().paths.todos, sendJson('POST', { title: 'a' }));
-      expect((await snapshot(api())).etag).toBe(response.headers.get('etag'));
+      expect((await listState(api())).etag).toBe(response.headers.get('etag'));
     });
 
     it('keeps the list ETag when a request fails', async () => {
-      const { etag } = await snapshot(api());
+      const { etag } = await listState(api());
       await api().fetch(api().paths.todos, sendJson('POST', { title: '' }));
-      expect((await snapshot(api())).etag).toBe(etag);
+      expect((await listState(api())).etag).toBe(etag);
     });
 
     it('answers 304 for one item whose ETag matches', async () => {
@@ -232,7 +232,7 @@ export function httpDetailsSuite(host: TestHost) {
       expect((await put(id, {})).status).toBe(200);
       release();
       expect((await slow).status).toBe(412);
-      expect((await snapshot(api())).todos[0]?.title).toBe('new');
+      expect((await listState(api())).todos[0]?.title).toBe('new');
     });
 
     it('applies a PUT with If-Match: *', async () => {
@@ -245,9 +245,9 @@ export function httpDetailsSuite(host: TestHost) {
       const { id } = await created.json();
       const staleTag = created.headers.get('etag')!;
       await put(id, {});
-      const before = await snapshot(api());
+      const before = await listState(api());
       expect((await put(id, { 'if-match': staleTag })).status).toBe(412);
-      expect(await snapshot(api())).toEqual(before);
+      expect(await listState(api())).toEqual(before);
     });
 
     it('refuses a weak tag in If-Match, which never matches', async () => {
@@ -258,13 +258,13 @@ export function httpDetailsSuite(host: TestHost) {
 
     it('refuses a DELETE whose If-Match is stale with 412 and keeps the item', async () => {
       const todo = await createTodo(api());
-      const before = await snapshot(api());
+      const before = await listState(api());
       const response = await api().fetch(`${api().paths.todos}/${todo.id}`, {
         method: 'DELETE',
         headers: { 'if-match': '"stale"' },
       });
       expect(response.status).toBe(412);
-      expect(await snapshot(api())).toEqual(before);
+      expect(await listState(api())).toEqual(before);
     });
 
     it('applies a DELETE whose If-Match is the current ETag', async () => {

@@ -3,7 +3,7 @@ import type { ListInfo } from '../../src/lists/list-info.ts';
 import { LISTS_PATH } from '../../src/lists/list-paths.ts';
 import type { ListStores, StoreOptions } from '../../src/lists/list-stores.ts';
 import { MemoryTodoStore } from '../../src/todos/memory-store.ts';
-import { expectProblem, snapshot } from '../support/api.ts';
+import { expectProblem, listState } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 import { answerOf, keyed } from './idempotency.ts';
 
@@ -68,7 +68,7 @@ export function idempotencyInFlightSuite(host: TestHost) {
       await held.waited();
       await api().fetch(api().paths.todos, keyed({ title: 'Buy milk' }));
       held.release();
-      expect((await snapshot(api())).todos).toEqual([await (await first).json()]);
+      expect((await listState(api())).todos).toEqual([await (await first).json()]);
     });
 
     if (!host.onNamedList) {

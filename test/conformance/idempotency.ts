@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { namedListPaths } from '../../src/lists/list-paths.ts';
-import { createTodo, expectProblem, sendJson, snapshot, type TodoJson } from '../support/api.ts';
+import { createTodo, expectProblem, sendJson, listState, type TodoJson } from '../support/api.ts';
 import { useService, type TestHost, type TestService } from '../support/hosts.ts';
 import { createList } from '../support/lists.ts';
 import { firstEvent, opened } from '../support/sse.ts';
@@ -57,9 +57,9 @@ export function idempotencySuite(host: TestHost) {
 
     it('makes no second item on a retry', async () => {
       await create(api(), { title: 'Buy milk' });
-      const before = await snapshot(api());
+      const before = await listState(api());
       await create(api(), { title: 'Buy milk' });
-      expect(await snapshot(api())).toEqual(before);
+      expect(await listState(api())).toEqual(before);
     });
 
     it('sends no second event on a retry', async () => {
@@ -100,9 +100,9 @@ export function idempotencySuite(host: TestHost) {
 
     it('refuses the key with another body with 422, changing nothing', async () => {
       await create(api(), { title: 'Buy milk' });
-      const before = await snapshot(api());
+      const before = await listState(api());
       const problem = await expectProblem(await create(api(), { title: 'Bread' }), 422);
-      expect([problem.detail, await snapshot(api())]).toEqual([
+      expect([problem.detail, await listState(api())]).toEqual([
         expect.stringContaining('Idempotency-Key'),
         before,
       ]);
@@ -117,7 +117,7 @@ export function idempotencySuite(host: TestHost) {
       const others = answers.filter((answer) => answer.status !== 409);
       expect([
         others.every((answer) => answer.body === made.body),
-        (await snapshot(api())).todos,
+        (await listState(api())).todos,
       ]).toEqual([true, [JSON.parse(made.body)]]);
     });
 
@@ -133,21 +133,21 @@ export function idempotencySuite(host: TestHost) {
     it('makes an item for each of two keys', async () => {
       await create(api(), { title: 'Buy milk' }, '"one"');
       await create(api(), { title: 'Buy milk' }, '"two"');
-      expect((await snapshot(api())).todos).toHaveLength(2);
+      expect((await listState(api())).todos).toHaveLength(2);
     });
 
     it('makes an item for every create sent without the key', async () => {
       await createTodo(api(), { title: 'Buy milk' });
       await createTodo(api(), { title: 'Buy milk' });
-      expect((await snapshot(api())).todos).toHaveLength(2);
+      expect((await listState(api())).todos).toHaveLength(2);
     });
 
     it.each(BAD_KEYS)(
       'refuses a key of %s with 400 naming the header, changing nothing',
       async (_, key) => {
-        const before = await snapshot(api());
+        const before = await listState(api());
         const problem = await expectProblem(await create(api(), { title: 'a' }, key), 400);
-        expect([problem.detail, await snapshot(api())]).toEqual([
+        expect([problem.detail, await listState(api())]).toEqual([
           expect.stringMatching(/^Idempotency-Key must be one Structured Field string/),
           before,
         ]);
@@ -158,10 +158,10 @@ export function idempotencySuite(host: TestHost) {
       const headers = new Headers({ 'content-type': 'application/json' });
       headers.append('idempotency-key', '"a"');
       headers.append('idempotency-key', '"a"');
-      const before = await snapshot(api());
+      const before = await listState(api());
       const init = { method: 'POST', headers, body: '{"title":"a"}' };
       await expectProblem(await api().fetch(api().paths.todos, init), 400);
-      expect(await snapshot(api())).toEqual(before);
+      expect(await listState(api())).toEqual(before);
     });
 
     it('reads an unquoted UUID that starts with a digit as the same key quoted', async () => {
@@ -205,7 +205,7 @@ export function idempotencySuite(host: TestHost) {
         await create(api(), { title: 'Buy milk' });
         expect((await api().fetch(other, keyed({ title: 'Buy milk' }))).status).toBe(201);
         const theirs = (await (await api().fetch(other)).json()) as TodoJson[];
-        expect([(await snapshot(api())).todos.length, theirs.length]).toEqual([1, 1]);
+        expect([(await listState(api())).todos.length, theirs.length]).toEqual([1, 1]);
       });
     });
   }

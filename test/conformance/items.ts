@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTodo, MISSING_ID, sendJson, snapshot, UUID } from '../support/api.ts';
+import { createTodo, MISSING_ID, sendJson, listState, UUID } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 
 /** docs/api.md, Routes and Items. */
@@ -8,7 +8,7 @@ export function itemsSuite(host: TestHost) {
     const api = useService(host);
 
     it('starts with an empty list', async () => {
-      expect((await snapshot(api())).todos).toEqual([]);
+      expect((await listState(api())).todos).toEqual([]);
     });
 
     it('creates an item with exactly id, title and completed', async () => {
@@ -40,7 +40,7 @@ export function itemsSuite(host: TestHost) {
     it('stores the title exactly as sent, spaces and all', async () => {
       const title = '  Ünïcödé 🐈 title\twith tab  ';
       await createTodo(api(), { title });
-      expect((await snapshot(api())).todos[0]?.title).toBe(title);
+      expect((await listState(api())).todos[0]?.title).toBe(title);
     });
 
     it('answers a create with a Location of the shape /api/todos/{id}', async () => {
@@ -66,12 +66,12 @@ export function itemsSuite(host: TestHost) {
     it('lists items in creation order, oldest first', async () => {
       const titles = ['one', 'two', 'three', 'four'];
       for (const title of titles) await createTodo(api(), { title });
-      expect((await snapshot(api())).todos.map((todo) => todo.title)).toEqual(titles);
+      expect((await listState(api())).todos.map((todo) => todo.title)).toEqual(titles);
     });
 
     it('lists every item with exactly id, title and completed', async () => {
       const created = await createTodo(api(), { title: 'a', completed: true });
-      expect((await snapshot(api())).todos).toEqual([created]);
+      expect((await listState(api())).todos).toEqual([created]);
     });
 
     it('replaces title and completed on PUT and answers 200 with the updated item', async () => {
@@ -98,7 +98,7 @@ export function itemsSuite(host: TestHost) {
         `${api().paths.todos}/${second!.id}`,
         sendJson('PUT', { title: 'changed', completed: true }),
       );
-      const ids = (await snapshot(api())).todos.map((todo) => todo.id);
+      const ids = (await listState(api())).todos.map((todo) => todo.id);
       expect(ids).toEqual([first!.id, second!.id, third!.id]);
     });
 
@@ -149,7 +149,7 @@ export function itemsSuite(host: TestHost) {
       const kept = await createTodo(api(), { title: 'kept' });
       const gone = await createTodo(api(), { title: 'gone' });
       await api().fetch(`${api().paths.todos}/${gone.id}`, { method: 'DELETE' });
-      expect((await snapshot(api())).todos).toEqual([kept]);
+      expect((await listState(api())).todos).toEqual([kept]);
     });
 
     it('answers 404 for a deleted item', async () => {

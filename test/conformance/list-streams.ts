@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LISTS_PATH, listPathOf, namedListPaths } from '../../src/lists/list-paths.ts';
-import { createTodo, sendJson, snapshot } from '../support/api.ts';
+import { createTodo, sendJson, listState } from '../support/api.ts';
 import { useService, type TestHost, type TestService } from '../support/hosts.ts';
 import { createList, NEVER_MADE_ID } from '../support/lists.ts';
 import { firstEvent, opened } from '../support/sse.ts';
@@ -33,7 +33,7 @@ export function listStreamsSuite(host: TestHost) {
 
     it('replays a rename to a client that resumes after the event before it', async () => {
       const { id } = await createList(api(), 'Old');
-      const before = await snapshot(onListOf(api(), id));
+      const before = await listState(onListOf(api(), id));
       await api().fetch(listPathOf(id), sendJson('PUT', { title: 'New' }));
       const stream = await opened(api(), {
         path: `${namedListPaths(id).sse}?lastEventId=${before.etag.slice(1, -1)}`,
@@ -74,9 +74,9 @@ export function listStreamsSuite(host: TestHost) {
       const [a, b] = [await createList(api(), 'a'), await createList(api(), 'b')];
       const todo = await createTodo(onListOf(api(), a.id), { title: 'only in a' });
       expect([
-        (await snapshot(onListOf(api(), a.id))).todos,
-        (await snapshot(onListOf(api(), b.id))).todos,
-        (await snapshot(api())).todos,
+        (await listState(onListOf(api(), a.id))).todos,
+        (await listState(onListOf(api(), b.id))).todos,
+        (await listState(api())).todos,
       ]).toEqual([[todo], [], []]);
     });
 
@@ -91,10 +91,10 @@ export function listStreamsSuite(host: TestHost) {
     });
 
     it('leave the default list and its ETag as they were', async () => {
-      const before = await snapshot(api());
+      const before = await listState(api());
       const { id } = await createList(api());
       await createTodo(onListOf(api(), id));
-      expect(await snapshot(api())).toEqual(before);
+      expect(await listState(api())).toEqual(before);
     });
 
     it('give each item the Location of its own list', async () => {

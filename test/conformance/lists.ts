@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LISTS_PATH, listPathOf, namedListPaths } from '../../src/lists/list-paths.ts';
-import { createTodo, expectProblem, sendJson, snapshot } from '../support/api.ts';
+import { createTodo, expectProblem, sendJson, listState } from '../support/api.ts';
 import { useService, type TestHost, type TestService } from '../support/hosts.ts';
 import { createList, MALFORMED_ID, NEVER_MADE_ID, readList } from '../support/lists.ts';
 import { firstEvent, opened } from '../support/sse.ts';
@@ -225,13 +225,13 @@ export function listsSuite(host: TestHost) {
       async (_name, status, body, headers) => {
         const { id } = await createList(api(), 'Kept');
         const items = { ...api(), paths: namedListPaths(id) };
-        const before = [await readList(api(), id), await snapshot(items)];
+        const before = [await readList(api(), id), await listState(items)];
         const stream = await opened(api(), { path: namedListPaths(id).sse });
         await firstEvent(stream);
         await expectProblem(await rename(api(), id, body, headers), status);
         const marker = await createTodo(items, { title: 'the next change' });
         expect(await stream.nextEvent()).toMatchObject({ event: 'created', data: marker });
-        expect([await readList(api(), id), (await snapshot(items)).todos]).toEqual([
+        expect([await readList(api(), id), (await listState(items)).todos]).toEqual([
           before[0],
           [marker],
         ]);
@@ -294,14 +294,14 @@ export function listsSuite(host: TestHost) {
       const kept = await createList(api());
       await createTodo({ ...api(), paths: namedListPaths(kept.id) }, { title: 'kept' });
       const before = [
-        await snapshot(api()),
-        await snapshot({ ...api(), paths: namedListPaths(kept.id) }),
+        await listState(api()),
+        await listState({ ...api(), paths: namedListPaths(kept.id) }),
       ];
       const gone = await createList(api());
       await api().fetch(listPathOf(gone.id), { method: 'DELETE' });
       expect([
-        await snapshot(api()),
-        await snapshot({ ...api(), paths: namedListPaths(kept.id) }),
+        await listState(api()),
+        await listState({ ...api(), paths: namedListPaths(kept.id) }),
       ]).toEqual(before);
     });
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { ProblemJson, TodoJson } from '../support/api.ts';
 import { serviceAt, useNodeServer } from '../support/node-server.ts';
-import { snapshot } from '../support/api.ts';
+import { listState } from '../support/api.ts';
 import { rawCreate, responsesTo } from '../support/raw-client.ts';
 import { firstEvent, StreamReader } from '../support/sse.ts';
 
@@ -42,17 +42,17 @@ describe('the Node host and titles of control characters', () => {
   });
 
   it('refuses a control character left raw inside a JSON string with 400, storing nothing', async () => {
-    const before = await snapshot(serviceAt(running().url));
+    const before = await listState(serviceAt(running().url));
     const [response] = await responsesTo(running().url, rawCreate('{"title":"a\u0001b"}'));
     expect([response?.status, (JSON.parse(response!.body) as ProblemJson).detail]).toEqual([
       400,
       expect.stringContaining('not valid JSON'),
     ]);
-    expect(await snapshot(serviceAt(running().url))).toEqual(before);
+    expect(await listState(serviceAt(running().url))).toEqual(before);
   });
 
   it('refuses a title of only whitespace controls with 400 naming /title', async () => {
-    const before = await snapshot(serviceAt(running().url));
+    const before = await listState(serviceAt(running().url));
     const [response] = await responsesTo(
       running().url,
       rawCreate(JSON.stringify({ title: '\t\n\u000b\f\r' })),
@@ -62,6 +62,6 @@ describe('the Node host and titles of control characters', () => {
       400,
       ['/title'],
     ]);
-    expect(await snapshot(serviceAt(running().url))).toEqual(before);
+    expect(await listState(serviceAt(running().url))).toEqual(before);
   });
 });

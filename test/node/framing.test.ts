@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { MISSING_ID, snapshot, type TodoJson } from '../support/api.ts';
+import { MISSING_ID, listState, type TodoJson } from '../support/api.ts';
 import { serviceAt, useNodeServer } from '../support/node-server.ts';
 import { parseResponses, RawConnection, rawCreate } from '../support/raw-client.ts';
 
@@ -11,24 +11,24 @@ describe('the Node host and a Content-Length that lies', () => {
   const running = useNodeServer();
 
   it('answers a body shorter than its Content-Length with 400 when the client ends, storing nothing', async () => {
-    const before = await snapshot(serviceAt(running().url));
+    const before = await listState(serviceAt(running().url));
     const connection = await RawConnection.open(running().url);
     connection.write(rawCreate('{"title":"a"}', { contentLength: 100 }));
     connection.socket.end();
     await connection.closed;
     expect(connection.text).toMatch(/^HTTP\/1\.1 400 /);
-    expect(await snapshot(serviceAt(running().url))).toEqual(before);
+    expect(await listState(serviceAt(running().url))).toEqual(before);
   });
 
   it('judges a body longer than its Content-Length on the declared bytes, and stores it once', async () => {
-    const before = await snapshot(serviceAt(running().url));
+    const before = await listState(serviceAt(running().url));
     const connection = await RawConnection.open(running().url);
     // The first 13 bytes are a whole create; the rest is taken as the next request, and is garbage.
     connection.write(
       rawCreate('{"title":"a"},"completed":true}', { contentLength: 13, keepAlive: true }),
     );
     await connection.closed;
-    const after = await snapshot(serviceAt(running().url));
+    const after = await listState(serviceAt(running().url));
     expect(after.todos.slice(before.todos.length)).toEqual([
       { id: expect.any(String), title: 'a', completed: false },
     ]);
@@ -69,13 +69,13 @@ describe('the Node host and a chunked body far above the limit', () => {
   };
 
   it('answers 413 and closes the connection', async () => {
-    const before = await snapshot(serviceAt(running().url));
+    const before = await listState(serviceAt(running().url));
     const connection = await RawConnection.open(running().url);
     flood(connection);
     await connection.closed;
     const [response] = parseResponses(connection.bytes);
     expect([response?.status, response?.headers.connection]).toEqual([413, 'close']);
-    expect(await snapshot(serviceAt(running().url))).toEqual(before);
+    expect(await listState(serviceAt(running().url))).toEqual(before);
   });
 
   it('stops reading the body soon after the limit', async () => {
@@ -135,7 +135,7 @@ describe('the Node host and pipelined requests', () => {
       ),
     );
     await connection.closed;
-    const { todos } = await snapshot(serviceAt(running().url));
+    const { todos } = await listState(serviceAt(running().url));
     expect(todos.map((todo) => todo.title)).toEqual(['one', 'two', 'three']);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { serviceAt, useNodeServer } from '../support/node-server.ts';
-import { snapshot } from '../support/api.ts';
+import { listState } from '../support/api.ts';
 import { exchange } from '../support/raw-client.ts';
 
 const MAX_HEADER_BYTES = 4096;
@@ -26,9 +26,9 @@ describe('the Node host and server.maxHeaderBytes', () => {
   });
 
   it('refuses headers that count exactly the limit with 431, and keeps serving', async () => {
-    const before = await snapshot(serviceAt(running().url));
+    const before = await listState(serviceAt(running().url));
     const reply = await exchange(running().url, helloCounting(MAX_HEADER_BYTES));
     expect(reply).toMatch(/^HTTP\/1\.1 431 /);
-    expect(await snapshot(serviceAt(running().url))).toEqual(before);
+    expect(await listState(serviceAt(running().url))).toEqual(before);
   });
 });

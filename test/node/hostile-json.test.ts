@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ProblemJson } from '../support/api.ts';
 import { serviceAt, useNodeServer } from '../support/node-server.ts';
-import { snapshot } from '../support/api.ts';
+import { listState } from '../support/api.ts';
 import { rawCreate, responsesTo, type RawResponse } from '../support/raw-client.ts';
 
 /** The one answer to a create of `body`, sent byte for byte as given. */
@@ -32,13 +32,13 @@ describe('the Node host and bodies that are not UTF-8', () => {
     ['a sequence cut short', [0xe2, 0x82]],
     ['the bytes FE and FF', [0xfe, 0xff]],
   ])('refuses %s inside a JSON string with 400, storing nothing', async (_name, bytes) => {
-    const before = await snapshot(serviceAt(running().url));
+    const before = await listState(serviceAt(running().url));
     const response = await create(running().url, titleWithBytes(bytes));
     expect([response.status, problemOf(response).detail]).toEqual([
       400,
       expect.stringContaining('UTF-8'),
     ]);
-    expect(await snapshot(serviceAt(running().url))).toEqual(before);
+    expect(await listState(serviceAt(running().url))).toEqual(before);
   });
 });
 
@@ -49,10 +49,10 @@ describe('the Node host and JSON nested 100000 levels deep', () => {
     const running = useNodeServer();
 
     it('refuses it with 413 before parsing, and keeps serving', async () => {
-      const before = await snapshot(serviceAt(running().url));
+      const before = await listState(serviceAt(running().url));
       const response = await create(running().url, nested(DEPTH, '[', '', ']'));
       expect(response.status).toBe(413);
-      expect(await snapshot(serviceAt(running().url))).toEqual(before);
+      expect(await listState(serviceAt(running().url))).toEqual(before);
     });
   });
 
@@ -60,20 +60,20 @@ describe('the Node host and JSON nested 100000 levels deep', () => {
     const running = useNodeServer({ limits: { maxBodyBytes: 1024 * 1024 } });
 
     it('answers nested arrays with 400, not an object, and keeps serving', async () => {
-      const before = await snapshot(serviceAt(running().url));
+      const before = await listState(serviceAt(running().url));
       const response = await create(running().url, nested(DEPTH, '[', '', ']'));
       expect([response.status, problemOf(response).detail]).toEqual([
         400,
         expect.stringContaining('must be a JSON object'),
       ]);
-      expect(await snapshot(serviceAt(running().url))).toEqual(before);
+      expect(await listState(serviceAt(running().url))).toEqual(before);
     });
 
     it('answers nested objects with 400 naming the unknown key, and keeps serving', async () => {
-      const before = await snapshot(serviceAt(running().url));
+      const before = await listState(serviceAt(running().url));
       const response = await create(running().url, nested(DEPTH, '{"a":', '1', '}'));
       expect([response.status, problemOf(response).errors?.[0]?.pointer]).toEqual([400, '/a']);
-      expect(await snapshot(serviceAt(running().url))).toEqual(before);
+      expect(await listState(serviceAt(running().url))).toEqual(before);
     });
 
     it('answers nesting that never closes with 400, not valid JSON', async () => {
@@ -107,10 +107,10 @@ describe('the Node host and thousands of keys in one object', () => {
     const running = useNodeServer({ limits: { maxBodyBytes: 256 * 1024 } });
 
     it('answers 10000 unknown keys with 400 naming the first of them, storing nothing', async () => {
-      const before = await snapshot(serviceAt(running().url));
+      const before = await listState(serviceAt(running().url));
       const response = await create(running().url, manyKeys(10_000));
       expect([response.status, problemOf(response).errors?.[0]?.pointer]).toEqual([400, '/k0']);
-      expect(await snapshot(serviceAt(running().url))).toEqual(before);
+      expect(await listState(serviceAt(running().url))).toEqual(before);
     });
 
     it('counts the unknown keys past the first ten in one error on the whole body', async () => {

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startNodeServer, type RunningServer } from '../../src/hosts/node/server.ts';
 import { nodeConfig, serviceAt, SILENT } from '../support/node-server.ts';
-import { snapshot } from '../support/api.ts';
+import { listState } from '../support/api.ts';
 import { exchange } from '../support/raw-client.ts';
 
 describe('the Node host on the wire', () => {
@@ -115,14 +115,14 @@ describe('the Node host on the wire', () => {
   });
 
   it('refuses request headers over the configured size with 431, and keeps serving', async () => {
-    const before = await snapshot(serviceAt(running.url));
+    const before = await listState(serviceAt(running.url));
     const reply = await exchange(
       running.url,
       `POST /api/todos HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20000)}\r\n` +
         'Content-Type: application/json\r\nContent-Length: 13\r\n\r\n{"title":"a"}',
     );
     expect(reply).toMatch(/^HTTP\/1\.1 431 /);
-    expect(await snapshot(serviceAt(running.url))).toEqual(before);
+    expect(await listState(serviceAt(running.url))).toEqual(before);
   });
 });
 
@@ -139,20 +139,20 @@ describe("the Node host's request timeouts", () => {
   afterEach(() => running.close());
 
   it('cuts a client that never finishes its headers with 408, and keeps serving', async () => {
-    const before = await snapshot(serviceAt(running.url));
+    const before = await listState(serviceAt(running.url));
     const reply = await exchange(running.url, 'GET /hello HTTP/1.1\r\nHost: x\r\n');
     expect(reply).toMatch(/^HTTP\/1\.1 408 /);
-    expect(await snapshot(serviceAt(running.url))).toEqual(before);
+    expect(await listState(serviceAt(running.url))).toEqual(before);
   });
 
   it('cuts a body shorter than its Content-Length with 408, storing nothing', async () => {
-    const before = await snapshot(serviceAt(running.url));
+    const before = await listState(serviceAt(running.url));
     const reply = await exchange(
       running.url,
       'POST /api/todos HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"title":"a"}',
     );
     expect(reply).toMatch(/^HTTP\/1\.1 408 /);
-    expect(await snapshot(serviceAt(running.url))).toEqual(before);
+    expect(await listState(serviceAt(running.url))).toEqual(before);
   });
 });
 

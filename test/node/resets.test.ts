@@ -5,7 +5,7 @@ import type { RunningServer } from '../../src/hosts/node/server.ts';
 import { MemoryTodoStore } from '../../src/todos/memory-store.ts';
 import { recordingLogger } from '../support/log-lines.ts';
 import { serviceAt, useNodeServer } from '../support/node-server.ts';
-import { snapshot } from '../support/api.ts';
+import { listState } from '../support/api.ts';
 import { RawConnection } from '../support/raw-client.ts';
 
 /**
@@ -39,9 +39,9 @@ describe('the Node host and clients that reset the connection', () => {
   const running = useNodeServer({}, { store: fullStore });
 
   it('keeps serving the list intact after a client resets in the middle of it', async () => {
-    const before = await snapshot(serviceAt(running().url));
+    const before = await listState(serviceAt(running().url));
     await resetMidAnswer(running(), 'GET /api/todos HTTP/1.1\r\nHost: x\r\n\r\n');
-    expect(await snapshot(serviceAt(running().url))).toEqual(before);
+    expect(await listState(serviceAt(running().url))).toEqual(before);
   });
 
   it('forgets an event client that resets in the middle of its snapshot', async () => {
@@ -50,9 +50,9 @@ describe('the Node host and clients that reset the connection', () => {
   });
 
   it('keeps serving the list intact after an event client resets', async () => {
-    const before = await snapshot(serviceAt(running().url));
+    const before = await listState(serviceAt(running().url));
     await resetMidAnswer(running(), 'GET /api/sse HTTP/1.1\r\nHost: x\r\n\r\n');
-    expect(await snapshot(serviceAt(running().url))).toEqual(before);
+    expect(await listState(serviceAt(running().url))).toEqual(before);
   });
 });
 
@@ -71,7 +71,7 @@ describe('the Node host and a client that resets in the middle of its body', () 
   );
 
   it('stores nothing and keeps serving', async () => {
-    const before = await snapshot(serviceAt(running().url));
+    const before = await listState(serviceAt(running().url));
     const connection = await RawConnection.open(running().url);
     const arrived = once(running().server, 'request');
     connection.write(
@@ -83,6 +83,6 @@ describe('the Node host and a client that resets in the middle of its body', () 
     connection.socket.resetAndDestroy();
     // The handler has given up on the body: only now could a broken one have stored it.
     await handled;
-    expect(await snapshot(serviceAt(running().url))).toEqual(before);
+    expect(await listState(serviceAt(running().url))).toEqual(before);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { serviceAt, useNodeServer } from '../support/node-server.ts';
-import { snapshot } from '../support/api.ts';
+import { listState } from '../support/api.ts';
 import { RawConnection } from '../support/raw-client.ts';
 
 /** The client's own pace: a byte or a line now and then, so no timeout of its own is met. */
@@ -20,17 +20,17 @@ describe('the Node host and clients that trickle', () => {
   const running = useNodeServer({ server: { headersTimeoutMs: 1000, requestTimeoutMs: 2000 } });
 
   it('cuts a client that trickles its headers (slowloris) with 408, and keeps serving', async () => {
-    const before = await snapshot(serviceAt(running().url));
+    const before = await listState(serviceAt(running().url));
     const connection = await RawConnection.open(running().url);
     connection.write('GET /api/todos HTTP/1.1\r\nHost: x\r\n');
     // Each line is a complete header, so the headers are never done, yet never idle.
     await trickle(connection, (i) => `X-Slow-${i}: a\r\n`);
     expect(connection.text).toMatch(/^HTTP\/1\.1 408 /);
-    expect(await snapshot(serviceAt(running().url))).toEqual(before);
+    expect(await listState(serviceAt(running().url))).toEqual(before);
   });
 
   it('cuts a body that never ends with 408, storing nothing', async () => {
-    const before = await snapshot(serviceAt(running().url));
+    const before = await listState(serviceAt(running().url));
     const connection = await RawConnection.open(running().url);
     connection.write(
       'POST /api/todos HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
@@ -39,7 +39,7 @@ describe('the Node host and clients that trickle', () => {
     // A space a chunk: valid JSON whitespace, and far too slow ever to reach the size limit.
     await trickle(connection, () => '1\r\n \r\n');
     expect(connection.text).toMatch(/^HTTP\/1\.1 408 /);
-    expect(await snapshot(serviceAt(running().url))).toEqual(before);
+    expect(await listState(serviceAt(running().url))).toEqual(before);
   });
 });
 

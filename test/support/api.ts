@@ -29,7 +29,7 @@ export async function createTodo(
 }
 
 /** The list and its ETag: together they show whether anything changed. */
-export async function snapshot(
+export async function listState(
   service: Pick<TestService, 'fetch' | 'paths'>,
 ): Promise<{ etag: string; todos: TodoJson[] }> {
   const response = await service.fetch(service.paths.todos);

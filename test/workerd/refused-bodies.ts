@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTodo, MISSING_ID, sendJson, snapshot } from '../support/api.ts';
+import { createTodo, MISSING_ID, sendJson, listState } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 import { streamedBody } from '../conformance/body-checks.ts';
 
@@ -67,10 +67,10 @@ export function refusedBodiesSuite(host: TestHost): void {
     });
 
     it('leaves the list as it was', async () => {
-      const before = await snapshot(api());
+      const before = await listState(api());
       const request = { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' };
       await expectRefusedThenServed(() => ['/api/todos', request], 415);
-      expect(await snapshot(api())).toEqual(before);
+      expect(await listState(api())).toEqual(before);
     });
   });
 }
