@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LISTS_PATH, listPathOf, namedListPaths } from '../src/lists/list-paths.ts';
 import { expectProblem, sendJson, type TodoJson } from './support/api.ts';
 import { freshFile } from './support/fresh-file.ts';
-import { heldCommits, opened, sqliteService } from './support/sqlite-service.ts';
+import { heldService, opened, sqliteService } from './support/sqlite-service.ts';
 import { answerOf, keyed } from './conformance/idempotency.ts';
 
 type Service = ReturnType<typeof sqliteService>;
@@ -152,28 +152,24 @@ describe('Idempotency-Key with the lists kept in SQLite', () => {
   });
 
   it('answers 409 to a retry while the first create waits for its commit', async () => {
-    const db = opened(freshFile());
-    const commits = heldCommits(db);
-    const service = sqliteService(db, { committer: commits.committer });
+    const { held, service } = heldService(freshFile());
     const first = createItem(service, 'Buy milk');
-    await commits.asked();
+    await held.asked();
     await expectProblem(await createItem(service, 'Buy milk'), 409);
-    commits.commit();
+    held.commit();
     const answered = await answerOf(await first);
     expect([answered.status, await list(service)]).toEqual([201, [JSON.parse(answered.body)]]);
   });
 
   it('takes the key as new once the first create with it failed to commit', async () => {
-    const db = opened(freshFile());
-    const commits = heldCommits(db);
-    const service = sqliteService(db, { committer: commits.committer });
+    const { held, service } = heldService(freshFile());
     const first = createItem(service, 'Buy milk');
-    await commits.asked();
-    commits.fail(new Error('database or disk is full'));
+    await held.asked();
+    held.fail(new Error('database or disk is full'));
     expect((await first).status).toBe(500);
     const retry = createItem(service, 'Buy milk');
-    await commits.asked();
-    commits.commit();
+    await held.asked();
+    held.commit();
     expect([(await retry).status, (await list(service)).length]).toEqual([201, 1]);
   });
 });

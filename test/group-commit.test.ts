@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectProblem, sendJson, type TodoJson } from './support/api.ts';
 import { freshFile } from './support/fresh-file.ts';
-import { heldCommits, opened, sqliteService } from './support/sqlite-service.ts';
+import { heldService, opened, sqliteService } from './support/sqlite-service.ts';
 import { openStream, unquoted, type SseEvent } from './support/sse.ts';
 
 type Service = ReturnType<typeof sqliteService>;
@@ -33,9 +33,7 @@ const told = ({ id, event, data }: SseEvent) => [id, event, (data as TodoJson).t
 
 describe('changes that share a commit, the lists kept in SQLite', () => {
   it('shows a change to no reader and no stream before its commit, and to all after', async () => {
-    const db = opened(freshFile());
-    const held = heldCommits(db);
-    const service = sqliteService(db, { committer: held.committer });
+    const { held, service } = heldService(freshFile());
     const posted = post(service, 'pending');
     await held.asked();
     const before = await seen(service);
@@ -92,9 +90,7 @@ describe('changes that share a commit, the lists kept in SQLite', () => {
 
   it('applies two changes to one item in one batch in order, each If-Match against the version the one before left', async () => {
     const file = freshFile();
-    const db = opened(file);
-    const held = heldCommits(db);
-    const service = sqliteService(db, { committer: held.committer });
+    const { held, service } = heldService(file);
     const item = post(service, 'first');
     await held.asked();
     held.commit();
@@ -156,9 +152,7 @@ describe('changes that share a commit, the lists kept in SQLite', () => {
   });
 
   it('answers 500, not 404, to a change refused for a delete whose commit then fails', async () => {
-    const db = opened(freshFile());
-    const held = heldCommits(db);
-    const service = sqliteService(db, { committer: held.committer });
+    const { held, service } = heldService(freshFile());
     const posted = post(service, 'survivor');
     await held.asked();
     held.commit();

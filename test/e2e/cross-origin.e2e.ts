@@ -1,7 +1,7 @@
 import type { Request } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BrowserProblem } from './support/browser-problems.ts';
-import { useE2e } from './support/e2e.ts';
+import { closedAfterEach, useE2e } from './support/e2e.ts';
 import { eventually } from './support/todo-page.ts';
 import { OtherOrigin } from './support/other-origin.ts';
 
@@ -9,14 +9,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 
 describe('a page on another origin', () => {
   const e2e = useE2e();
-  let other: OtherOrigin | undefined;
-  afterEach(async () => {
-    await other?.close();
-    other = undefined;
-  });
+  const closedAfterTest = closedAfterEach();
 
   it('creates, updates and deletes through fetch and follows EventSource, under CORS', async () => {
-    other = await OtherOrigin.start();
+    const other = closedAfterTest(await OtherOrigin.start());
     const api = e2e().service.url;
     expect(new URL(other.url).origin).not.toBe(new URL(api).origin);
     const tab = await e2e().newTab();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CuttableProxy } from './support/cuttable-proxy.ts';
-import { useE2e } from './support/e2e.ts';
+import { closedAfterEach, useE2e } from './support/e2e.ts';
 import {
   allowUnreachableApi,
   pendingItems,
@@ -23,11 +23,8 @@ const NOT_SENT = 'not sent yet';
 
 describe('the page offline', () => {
   const e2e = useE2e();
+  const closedAfterTest = closedAfterEach();
   let proxy: CuttableProxy | undefined;
-  afterEach(async () => {
-    await proxy?.close();
-    proxy = undefined;
-  });
 
   /** The list as the service holds it, asked directly: `title (completed)` for each item. */
   async function serverList(service = e2e().service): Promise<string[]> {
@@ -45,7 +42,7 @@ describe('the page offline', () => {
 
   /** A tab on the page, loaded through a proxy the test can cut, ready to work offline. */
   async function openBehindProxy(): Promise<TodoPage> {
-    proxy = await CuttableProxy.start(e2e().service.url);
+    proxy = closedAfterTest(await CuttableProxy.start(e2e().service.url));
     const tab = await e2e().openTodos(`${proxy.url}/`);
     await untilWorksOffline(tab);
     allowUnreachableApi(e2e().problems, proxy.url);
@@ -199,7 +196,7 @@ describe('the page offline', () => {
   it("opens a named list's page offline with its items as last seen, apart from other lists", async () => {
     const made = await e2e().service.api('/api/lists', 'POST', { title: 'Groceries' });
     const { id } = (await made.json()) as { id: string };
-    proxy = await CuttableProxy.start(e2e().service.url);
+    proxy = closedAfterTest(await CuttableProxy.start(e2e().service.url));
     allowUnreachableApi(e2e().problems, proxy.url);
     const home = await e2e().openTodos(`${proxy.url}/`);
     await home.add('On the default list');

@@ -85,3 +85,10 @@ export function heldCommits(db: SqlDatabase) {
     },
   };
 }
+
+/** A service over the SQLite file `file` whose commits wait for the test (`heldCommits`). */
+export function heldService(file: string) {
+  const db = opened(file);
+  const held = heldCommits(db);
+  return { held, service: sqliteService(db, { committer: held.committer }) };
+}

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_LIST_PATHS, type ListPaths } from '../../src/lists/list-paths.ts';
 import { FORGET_REASON, TEST_PATHS } from '../workerd/test-paths.ts';
 import type { ServiceOptions, StreamStats, TestHost, TestService } from './hosts.ts';
+import { afterAll, beforeAll } from 'vitest';
 import { varsOf } from './worker-vars.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -57,6 +58,22 @@ export interface ObjectState {
 interface WranglerDevSettings {
   readonly vars: Record<string, number | string>;
   readonly env: Record<string, string>;
+}
+
+/**
+ * One `wrangler dev` with `vars` for the suite it is called in: started before its tests,
+ * stopped after them.
+ */
+export function useWranglerDev(key: string, vars: WranglerDevSettings['vars'] = {}) {
+  let dev: WranglerDev | undefined;
+  beforeAll(async () => {
+    dev = await WranglerDev.started(key, { vars, env: {} });
+  });
+  afterAll(() => dev?.stop());
+  return (): WranglerDev => {
+    if (dev === undefined) throw new Error(`wrangler dev "${key}" has not started.`);
+    return dev;
+  };
 }
 
 /** One `wrangler dev` process, started as `npm run dev:edge` starts it once the page is built. */

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { namedListPaths } from '../../src/lists/list-paths.ts';
 import { createTodo, type TodoJson } from '../support/api.ts';
 import type { TestService } from '../support/hosts.ts';
 import { createList } from '../support/lists.ts';
 import { firstEvent, openStream, sequenceOf, type StreamReader } from '../support/sse.ts';
-import { WranglerDev } from '../support/wrangler-dev-host.ts';
+import { useWranglerDev } from '../support/wrangler-dev-host.ts';
 
 const HEARTBEAT_SECONDS = 1;
 
@@ -32,33 +32,26 @@ describe.each([
   ['the default list', undefined],
   ['a named list', 'named'],
 ] as const)('event streams of %s on workerd, held by the worker', (_, kind) => {
-  let dev: WranglerDev;
+  const dev = useWranglerDev(`event relay ${kind}`, { SSE_HEARTBEAT_SECONDS: HEARTBEAT_SECONDS });
   let listId: string | undefined;
   let service: TestService;
-  beforeAll(async () => {
-    dev = await WranglerDev.started(`event relay ${kind}`, {
-      vars: { SSE_HEARTBEAT_SECONDS: HEARTBEAT_SECONDS },
-      env: {},
-    });
-  });
   beforeEach(async () => {
-    await dev.forget();
-    listId = kind && (await createList(dev.asService())).id;
-    service = dev.asService(listId === undefined ? undefined : namedListPaths(listId));
-    dev.newFailures();
+    await dev().forget();
+    listId = kind && (await createList(dev().asService())).id;
+    service = dev().asService(listId === undefined ? undefined : namedListPaths(listId));
+    dev().newFailures();
   });
-  afterAll(() => dev?.stop());
 
   it('leaves the object no request in flight, one WebSocket a stream', async () => {
     const streams = await openAll(service, 3);
-    const state = await dev.objectState(listId);
+    const state = await dev().objectState(listId);
     for (const stream of streams) stream.close();
     expect([state.requestsInFlight, state.webSockets]).toEqual([0, 3]);
   });
 
   it('lets the object leave memory while its streams stay open, and wakes it for a change', async () => {
     const streams = await openAll(service, 2);
-    await dev.leftMemory(listId);
+    await dev().leftMemory(listId);
     await createTodo(service, { title: 'after hibernation' });
     const delivered = await Promise.all(streams.map((stream) => nextEvents(stream, 1)));
     for (const stream of streams) stream.close();
@@ -71,7 +64,7 @@ describe.each([
   it('sends every stream each change made after its object was evicted, in order, once', async () => {
     const streams = await openAll(service, 3);
     await createTodo(service, { title: 'before' });
-    await dev.evict(listId);
+    await dev().evict(listId);
     for (const title of ['after 1', 'after 2']) await createTodo(service, { title });
     const received = await Promise.all(streams.map((stream) => nextEvents(stream, 3)));
     for (const stream of streams) stream.close();
@@ -88,7 +81,7 @@ describe.each([
     const stream = (await openAll(service, 1))[0]!;
     await createTodo(service, { title: 'before' });
     await nextEvents(stream, 1);
-    await dev.evict(listId);
+    await dev().evict(listId);
     await createTodo(service, { title: 'after' });
     const next = await stream.nextEvent();
     stream.close();
@@ -100,7 +93,7 @@ describe.each([
     const staying = (await openAll(service, 1))[0]!;
     leaving!.close();
     await expect
-      .poll(async () => (await dev.objectState(listId)).webSockets, {
+      .poll(async () => (await dev().objectState(listId)).webSockets, {
         timeout: 2 * HEARTBEAT_SECONDS * 1000 + 1000,
         interval: 100,
       })
@@ -117,43 +110,36 @@ describe.each([
 
   it('logs no failure of the runtime', async () => {
     const streams = await openAll(service, 2);
-    await dev.evict(listId);
+    await dev().evict(listId);
     await createTodo(service);
     await Promise.all(streams.map((stream) => stream.nextEvent()));
     for (const stream of streams) stream.close();
     await new Promise((resolve) => setTimeout(resolve, 3 * HEARTBEAT_SECONDS * 1000));
-    expect(dev.newFailures()).toEqual([]);
+    expect(dev().newFailures()).toEqual([]);
   });
 });
 
 describe('event streams of a default list kept in memory on workerd', () => {
-  let dev: WranglerDev;
-  beforeAll(async () => {
-    dev = await WranglerDev.started('event relay in memory', {
-      vars: { STORAGE: 'memory' },
-      env: {},
-    });
-  });
-  afterAll(() => dev?.stop());
+  const dev = useWranglerDev('event relay in memory', { STORAGE: 'memory' });
 
   it('ends the stream when the object restarts, so the client reconnects to the new list', async () => {
-    const stream = (await openAll(dev.asService(), 1))[0]!;
-    await createTodo(dev.asService(), { title: 'lost with the object' });
+    const stream = (await openAll(dev().asService(), 1))[0]!;
+    await createTodo(dev().asService(), { title: 'lost with the object' });
     await stream.nextEvent();
-    await dev.evict();
-    await createTodo(dev.asService(), { title: 'on the new list' });
+    await dev().evict();
+    await createTodo(dev().asService(), { title: 'on the new list' });
     expect(await stream.nextBlock()).toBeUndefined();
   });
 
   it('ends the stream when the object wakes from hibernation with its list started again', async () => {
-    const stream = (await openAll(dev.asService(), 1))[0]!;
-    await dev.leftMemory();
+    const stream = (await openAll(dev().asService(), 1))[0]!;
+    await dev().leftMemory();
     let block = await stream.nextBlock();
     while (block !== undefined && 'comment' in block) block = await stream.nextBlock();
     expect(block).toBeUndefined();
   }, 70_000);
 
   it('logs no failure of the runtime', () => {
-    expect(dev.newFailures()).toEqual([]);
+    expect(dev().newFailures()).toEqual([]);
   });
 });

@@ -1,61 +1,57 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LISTS_PATH, listPathOf, namedListPaths } from '../../src/lists/list-paths.ts';
 import { answerOf, keyed } from '../conformance/idempotency.ts';
 import { expectProblem } from '../support/api.ts';
 import { createList } from '../support/lists.ts';
-import { WranglerDev } from '../support/wrangler-dev-host.ts';
+import { useWranglerDev } from '../support/wrangler-dev-host.ts';
 
 /** A key of its own for each create: keyed lists' objects outlive a test. */
 const newKey = () => `"${crypto.randomUUID()}"`;
 
 describe('Idempotency-Key under wrangler dev, the objects evicted', () => {
-  let dev: WranglerDev;
-  beforeAll(async () => {
-    dev = await WranglerDev.started('idempotency', { vars: {}, env: {} });
-  });
-  afterAll(() => dev?.stop());
+  const dev = useWranglerDev('idempotency');
 
   it('answers a retried item create as the first after the list’s object was evicted', async () => {
     const key = newKey();
-    const answered = await answerOf(await dev.fetch('/api/todos', keyed({ title: 'a' }, key)));
-    const before = await (await dev.fetch('/api/todos')).json();
-    await dev.evict();
-    const retry = await answerOf(await dev.fetch('/api/todos', keyed({ title: 'a' }, key)));
-    expect([retry, await (await dev.fetch('/api/todos')).json()]).toEqual([answered, before]);
+    const answered = await answerOf(await dev().fetch('/api/todos', keyed({ title: 'a' }, key)));
+    const before = await (await dev().fetch('/api/todos')).json();
+    await dev().evict();
+    const retry = await answerOf(await dev().fetch('/api/todos', keyed({ title: 'a' }, key)));
+    expect([retry, await (await dev().fetch('/api/todos')).json()]).toEqual([answered, before]);
   });
 
   it('answers a retried create on a named list as the first after its object was evicted', async () => {
-    const { id } = await createList(dev.asService());
+    const { id } = await createList(dev().asService());
     const todos = namedListPaths(id).todos;
     const key = newKey();
-    const answered = await answerOf(await dev.fetch(todos, keyed({ title: 'a' }, key)));
-    await dev.evict(id);
-    expect(await answerOf(await dev.fetch(todos, keyed({ title: 'a' }, key)))).toEqual(answered);
+    const answered = await answerOf(await dev().fetch(todos, keyed({ title: 'a' }, key)));
+    await dev().evict(id);
+    expect(await answerOf(await dev().fetch(todos, keyed({ title: 'a' }, key)))).toEqual(answered);
   });
 
   it('answers a retried list create as the first after the list’s object was evicted', async () => {
     const key = newKey();
-    const first = await dev.fetch(LISTS_PATH, keyed({ title: 'Groceries' }, key));
+    const first = await dev().fetch(LISTS_PATH, keyed({ title: 'Groceries' }, key));
     const answered = await answerOf(first);
-    await dev.evict(JSON.parse(answered.body).id);
-    expect(await answerOf(await dev.fetch(LISTS_PATH, keyed({ title: 'Groceries' }, key)))).toEqual(
-      answered,
-    );
+    await dev().evict(JSON.parse(answered.body).id);
+    expect(
+      await answerOf(await dev().fetch(LISTS_PATH, keyed({ title: 'Groceries' }, key))),
+    ).toEqual(answered);
   });
 
   it('refuses the key of a deleted list with 410 after its object was evicted', async () => {
     const key = newKey();
-    const { id } = await (await dev.fetch(LISTS_PATH, keyed({ title: 'Groceries' }, key))).json();
-    await dev.fetch(listPathOf(id), { method: 'DELETE' });
-    await dev.evict(id);
-    await expectProblem(await dev.fetch(LISTS_PATH, keyed({ title: 'Groceries' }, key)), 410);
-    expect((await dev.fetch(listPathOf(id))).status).toBe(404);
+    const { id } = await (await dev().fetch(LISTS_PATH, keyed({ title: 'Groceries' }, key))).json();
+    await dev().fetch(listPathOf(id), { method: 'DELETE' });
+    await dev().evict(id);
+    await expectProblem(await dev().fetch(LISTS_PATH, keyed({ title: 'Groceries' }, key)), 410);
+    expect((await dev().fetch(listPathOf(id))).status).toBe(404);
   });
 
   it('logs no failure of the runtime', async () => {
     const key = newKey();
-    await dev.fetch(LISTS_PATH, keyed({ title: 'Groceries' }, key));
-    await dev.fetch(LISTS_PATH, keyed({ title: 'Food' }, key));
-    expect(dev.newFailures()).toEqual([]);
+    await dev().fetch(LISTS_PATH, keyed({ title: 'Groceries' }, key));
+    await dev().fetch(LISTS_PATH, keyed({ title: 'Food' }, key));
+    expect(dev().newFailures()).toEqual([]);
   });
 });

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { base64UrlOf, bytesOfBase64Url } from '../../src/lists/list-id.ts';
 import { listPathOf, namedListPaths } from '../../src/lists/list-paths.ts';
 import { sendJson, type TodoJson } from '../support/api.ts';
 import { createList, MALFORMED_ID, NEVER_MADE_ID } from '../support/lists.ts';
 import { openStream } from '../support/sse.ts';
-import { WranglerDev } from '../support/wrangler-dev-host.ts';
+import { useWranglerDev } from '../support/wrangler-dev-host.ts';
 
 /** Every route of a list, as a probe with an id would try them. */
 const probes = (id: string): [string, RequestInit][] => [
@@ -25,13 +25,9 @@ function forged(id: string): string {
 }
 
 describe('named lists under wrangler dev, STORAGE = "memory"', () => {
-  let dev: WranglerDev;
-  beforeAll(async () => {
-    dev = await WranglerDev.started('named lists', { vars: { STORAGE: 'memory' }, env: {} });
-  });
-  afterAll(() => dev?.stop());
-  const service = () => dev.asService();
-  const onList = (id: string) => dev.asService(namedListPaths(id));
+  const dev = useWranglerDev('named lists', { STORAGE: 'memory' });
+  const service = () => dev().asService();
+  const onList = (id: string) => dev().asService(namedListPaths(id));
 
   it('serves two lists from two objects, each holding only its own list', async () => {
     const [a, b] = [await createList(service()), await createList(service())];
@@ -39,12 +35,12 @@ describe('named lists under wrangler dev, STORAGE = "memory"', () => {
     const stream = await openStream(onList(a.id));
     await stream.nextEvent();
     const held = [
-      (await dev.streamStats(a.id)).openStreams,
-      (await dev.streamStats(b.id)).openStreams,
+      (await dev().streamStats(a.id)).openStreams,
+      (await dev().streamStats(b.id)).openStreams,
     ];
     stream.close();
     const hex = (id: string) => Buffer.from(bytesOfBase64Url(id)!).toString('hex');
-    expect([held, await dev.objectId(a.id), await dev.objectId(b.id)]).toEqual([
+    expect([held, await dev().objectId(a.id), await dev().objectId(b.id)]).toEqual([
       [1, 0],
       hex(a.id),
       hex(b.id),
@@ -53,10 +49,10 @@ describe('named lists under wrangler dev, STORAGE = "memory"', () => {
 
   it('answers an id nobody made exactly as one whose list was deleted, and a malformed one', async () => {
     const deleted = (await createList(service())).id;
-    await dev.fetch(listPathOf(deleted), { method: 'DELETE' });
+    await dev().fetch(listPathOf(deleted), { method: 'DELETE' });
     const answers = [];
     for (const id of [forged((await createList(service())).id), deleted, MALFORMED_ID]) {
-      const response = await dev.fetch(namedListPaths(id).todos);
+      const response = await dev().fetch(namedListPaths(id).todos);
       const { instance: _, ...problem } = (await response.json()) as Record<string, unknown>;
       const headers = [...response.headers].filter(
         ([name]) => !['x-request-id', 'date', 'cf-ray'].includes(name),
@@ -73,25 +69,25 @@ describe('named lists under wrangler dev, STORAGE = "memory"', () => {
     ['a malformed id', async () => MALFORMED_ID],
   ])('answers %s with 404 on every route without waking any object', async (_name, idOf) => {
     const id = await idOf();
-    await dev.objectsAddressed();
+    await dev().objectsAddressed();
     const statuses = [];
     for (const [path, init] of probes(id)) {
-      const response = await dev.fetch(path, init);
+      const response = await dev().fetch(path, init);
       await response.body?.cancel();
       statuses.push(response.status);
     }
-    expect([statuses, await dev.objectsAddressed()]).toEqual([probes(id).map(() => 404), 0]);
+    expect([statuses, await dev().objectsAddressed()]).toEqual([probes(id).map(() => 404), 0]);
   });
 
   it('keeps a named list, its title and items, when its object leaves memory', async () => {
     const { id } = await createList(service(), 'Kept');
     const todo = (await (
-      await dev.fetch(namedListPaths(id).todos, sendJson('POST', { title: 'milk' }))
+      await dev().fetch(namedListPaths(id).todos, sendJson('POST', { title: 'milk' }))
     ).json()) as TodoJson;
-    await dev.evict(id);
+    await dev().evict(id);
     const [list, todos] = [
-      await dev.fetch(listPathOf(id)),
-      await dev.fetch(namedListPaths(id).todos),
+      await dev().fetch(listPathOf(id)),
+      await dev().fetch(namedListPaths(id).todos),
     ];
     expect([await list.json(), await todos.json()]).toEqual([{ id, title: 'Kept' }, [todo]]);
   });
@@ -101,8 +97,11 @@ describe('named lists under wrangler dev, STORAGE = "memory"', () => {
     const stream = await openStream(onList(id));
     const { id: lastId } = await stream.nextEvent();
     stream.close();
-    const missed = await dev.fetch(namedListPaths(id).todos, sendJson('POST', { title: 'missed' }));
-    await dev.evict(id);
+    const missed = await dev().fetch(
+      namedListPaths(id).todos,
+      sendJson('POST', { title: 'missed' }),
+    );
+    await dev().evict(id);
     const resumed = await openStream(onList(id), { headers: { 'last-event-id': lastId } });
     const event = await resumed.nextEvent();
     resumed.close();
@@ -111,11 +110,11 @@ describe('named lists under wrangler dev, STORAGE = "memory"', () => {
 
   it('keeps a deleted list deleted once its object left memory', async () => {
     const { id } = await createList(service());
-    await dev.fetch(listPathOf(id), { method: 'DELETE' });
-    await dev.evict(id);
+    await dev().fetch(listPathOf(id), { method: 'DELETE' });
+    await dev().evict(id);
     const statuses = [];
     for (const [path, init] of probes(id)) {
-      const response = await dev.fetch(path, init);
+      const response = await dev().fetch(path, init);
       await response.body?.cancel();
       statuses.push(response.status);
     }
@@ -124,7 +123,7 @@ describe('named lists under wrangler dev, STORAGE = "memory"', () => {
 
   it('logs no failure of the runtime', async () => {
     const { id } = await createList(service());
-    await dev.fetch(listPathOf(id), { method: 'DELETE' });
-    expect(dev.newFailures()).toEqual([]);
+    await dev().fetch(listPathOf(id), { method: 'DELETE' });
+    expect(dev().newFailures()).toEqual([]);
   });
 });

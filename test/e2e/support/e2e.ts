@@ -79,3 +79,18 @@ export function useE2e(): () => E2e {
     return current;
   };
 }
+
+/**
+ * What a test starts beside the service (a proxy, another origin), closed after the test:
+ * the function returned hands back `thing`.
+ */
+export function closedAfterEach(): <T extends { close(): Promise<unknown> }>(thing: T) => T {
+  const started: { close(): Promise<unknown> }[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((thing) => thing.close()));
+  });
+  return (thing) => {
+    started.push(thing);
+    return thing;
+  };
+}
