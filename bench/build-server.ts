@@ -40,7 +40,8 @@ export async function startBuild(
   const env = { ...process.env, TODO_CONFIG_DIR: configDir, PORT: `${port}`, HOST: '127.0.0.1' };
   const child = spawnServer([join(resolve(dist), 'hosts/node/main.js')], core, env);
   const url = `http://127.0.0.1:${port}`;
-  const up = async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok;
+  // Not /healthz: builds from before it had none, and every build answers the list.
+  const up = async () => (await fetch(`${url}/api/todos`).catch(() => undefined))?.ok;
   try {
     for (let waited = 0; !(await up()); waited += 100) {
       if (waited > 10_000 || child.exitCode !== null) throw new Error(`${kind} did not start.`);
