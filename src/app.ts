@@ -48,23 +48,19 @@ export function createApp(options: AppOptions = {}): App {
   const tally = new StreamTally();
   const lists = openLists({ config, host, tally });
   let draining = false;
-  const fetch = createHandler(host, (router, responses) => {
+  const fetch = createHandler(host, (router) => {
     const bases = listBases(lists);
-    const body = {
-      limits: config.limits,
-      responses,
-      contentLengthIsExact: host.contentLengthIsExact,
-    };
+    const body = { limits: config.limits, contentLengthIsExact: host.contentLengthIsExact };
     addTodoRoutes(router, { bases, ...body });
-    addEventRoutes(router, bases, responses);
+    addEventRoutes(router, bases);
     addListRoutes(router, { lists, ...body });
-    addOpenApiRoute(router, responses, config);
-    addHelloRoute(router, responses);
-    addHealthRoute(router, responses, () => draining);
+    addOpenApiRoute(router, config);
+    addHelloRoute(router);
+    addHealthRoute(router, () => draining);
     router.all('/api/*', () => {
       throw new HttpProblem(404, 'There is no such API route; the to-dos are at /api/todos.');
     });
-    addStaticRoutes(router, host.assets, responses, {
+    addStaticRoutes(router, host.assets, {
       [LIST_PAGE]: 'index.html',
       // At the root, so that the page's service worker may control every page of the origin.
       '/service-worker.js': 'build/page/service-worker.js',

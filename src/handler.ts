@@ -3,37 +3,36 @@ import type { Host } from './host.ts';
 import { isApiPath } from './http/cors.ts';
 import { HttpProblem } from './http/problem.ts';
 import { Responses } from './http/responses.ts';
-import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id.ts';
+import { requestIdOf } from './http/request-id.ts';
 import { pathOf } from './http/url-path.ts';
 
 export type Handler = (request: Request) => Promise<Response>;
+
+/** The router of the routes: each route is handed the request and the makers of its answers. */
+export type Routes = RouterType<IRequest, [Responses]>;
 
 /**
  * A router of the routes `addRoutes` adds, as a handler that never rejects: an `HttpProblem`
  * thrown anywhere is answered as problem+json, anything else is reported to the host and
  * answered with a generic 500. Every answer carries the request's id (`X-Request-Id`), and a
- * problem names it as its `instance`, so a user can quote it and it can be found in the log.
+ * problem names it as its `instance`, so a user can quote it and it can be found in the log:
+ * each request's `Responses` put it in every answer they make.
  */
-export function createHandler(
-  host: Host,
-  addRoutes: (router: RouterType, responses: Responses) => void,
-): Handler {
-  const responses = new Responses(host.Response);
-
-  const answerError = (error: unknown, request: Request, requestId: string): Response => {
+export function createHandler(host: Host, addRoutes: (router: Routes) => void): Handler {
+  const answerError = (error: unknown, request: Request, responses: Responses): Response => {
     const api = isApiPath(pathOf(request.url));
-    if (error instanceof HttpProblem) return responses.problem(error, api, requestId);
-    host.reportError(error, request, requestId);
+    if (error instanceof HttpProblem) return responses.problem(error, api);
+    host.reportError(error, request, responses.requestId);
     const failure = new HttpProblem(500, 'The server could not answer this request. Try again.');
-    return responses.problem(failure, api, requestId);
+    return responses.problem(failure, api);
   };
 
-  const router = Router();
-  addRoutes(router, responses);
+  const router: Routes = Router<IRequest, [Responses]>();
+  addRoutes(router);
   const nowhere = () => new HttpProblem(404, 'Nothing is at this path.');
 
   return async (request) => {
-    const requestId = requestIdOf(request);
+    const responses = new Responses(host.Response, requestIdOf(request));
     let response: Response;
     try {
       // itty-router reads the path with `new URL`, which throws a TypeError for a URL it cannot
@@ -42,14 +41,13 @@ export function createHandler(
         throw new HttpProblem(400, 'The request URL or its Host header is not valid.');
       }
       response =
-        ((await router.fetch(request as IRequest)) as Response | undefined) ??
-        answerError(nowhere(), request, requestId);
+        ((await router.fetch(request as IRequest, responses)) as Response | undefined) ??
+        answerError(nowhere(), request, responses);
     } catch (error) {
-      response = answerError(error, request, requestId);
+      response = answerError(error, request, responses);
     }
     // HEAD is routed like GET; its body is dropped here, errors included.
     if (request.method === 'HEAD') response = await responses.headOf(response);
-    response.headers.set(REQUEST_ID_HEADER, requestId);
     return response;
   };
 }

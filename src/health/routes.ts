@@ -1,4 +1,5 @@
-import type { IRequest, RouterType } from 'itty-router';
+import type { IRequest } from 'itty-router';
+import type { Routes } from '../handler.ts';
 import { HttpProblem } from '../http/problem.ts';
 import type { Responses } from '../http/responses.ts';
 import { methodNotAllowed } from '../http/method-not-allowed.ts';
@@ -10,12 +11,8 @@ const HEALTHY = JSON.stringify({ status: 'ok' });
  * requests, 503 once `isDraining` says it is going away, so traffic moves elsewhere first.
  * It says nothing about the list or the configuration: the route is public.
  */
-export function addHealthRoute(
-  router: RouterType,
-  responses: Responses,
-  isDraining: () => boolean,
-): void {
-  const health = (_request: IRequest) => {
+export function addHealthRoute(router: Routes, isDraining: () => boolean): void {
+  const health = (_request: IRequest, responses: Responses) => {
     if (isDraining()) {
       throw new HttpProblem(
         503,

@@ -1,4 +1,5 @@
-import type { IRequest, RouterType } from 'itty-router';
+import type { IRequest } from 'itty-router';
+import type { Routes } from '../handler.ts';
 import { countCodePoints } from '../http/code-points.ts';
 import { HttpProblem } from '../http/problem.ts';
 import type { Responses } from '../http/responses.ts';
@@ -7,8 +8,8 @@ import { methodNotAllowed } from '../http/method-not-allowed.ts';
 const MAX_NAME_LENGTH = 100;
 
 /** `GET /hello?name=Ada` greets by name; docs/api.md, HTTP details. */
-export function addHelloRoute(router: RouterType, responses: Responses): void {
-  const hello = (request: IRequest) => {
+export function addHelloRoute(router: Routes): void {
+  const hello = (request: IRequest, responses: Responses) => {
     // The URL, not a merged query, keeps an empty first value first; most URLs have no query.
     const name = request.url.includes('?')
       ? (new URL(request.url).searchParams.get('name')?.trim() ?? '')

@@ -19,9 +19,14 @@ type HeaderRecord = Readonly<Record<string, string>>;
  * a shared object: spreading two objects, and above all two that share keys, made V8 build
  * each set of headers the slow way (4.5 µs for a preflight's, against 0.05 µs).
  */
-function apiHeaders(contentType: string | undefined, extra?: HeaderRecord): HeaderRecord {
+function apiHeaders(
+  requestId: string,
+  contentType: string | undefined,
+  extra?: HeaderRecord,
+): HeaderRecord {
   if (contentType === undefined) {
     return {
+      'x-request-id': requestId,
       'access-control-allow-origin': ALLOW_ORIGIN,
       'access-control-expose-headers': EXPOSE_HEADERS,
       'cache-control': 'no-store',
@@ -29,6 +34,7 @@ function apiHeaders(contentType: string | undefined, extra?: HeaderRecord): Head
     };
   }
   return {
+    'x-request-id': requestId,
     'content-type': contentType,
     'access-control-allow-origin': ALLOW_ORIGIN,
     'access-control-expose-headers': EXPOSE_HEADERS,
@@ -37,29 +43,47 @@ function apiHeaders(contentType: string | undefined, extra?: HeaderRecord): Head
   };
 }
 
-/** Makes every response of the handler, so headers are decided in one place. */
+/**
+ * Makes every response to one request, so headers are decided in one place, each answer
+ * carrying the request's id (`X-Request-Id`) from the start: a header set on a response once
+ * made costs the Node adapter a copy of them all, and its direct way of writing them.
+ */
 export class Responses {
-  constructor(private readonly ResponseImpl: ResponseClass) {}
+  readonly #ResponseImpl: ResponseClass;
+  readonly requestId: string;
+
+  constructor(ResponseImpl: ResponseClass, requestId: string) {
+    this.#ResponseImpl = ResponseImpl;
+    this.requestId = requestId;
+  }
 
   /** A JSON answer under `/api/`, `body` already serialised (and perhaps encoded). */
   apiJson(status: number, body: string | Uint8Array, headers?: HeaderRecord): Response {
-    return new this.ResponseImpl(body as BodyInit, {
+    return new this.#ResponseImpl(body as BodyInit, {
       status,
-      headers: apiHeaders(JSON_TYPE, headers),
+      headers: apiHeaders(this.requestId, JSON_TYPE, headers),
     });
   }
 
   /** A body-less answer under `/api/` (204, 304). */
   apiEmpty(status: number, headers?: HeaderRecord): Response {
-    return new this.ResponseImpl(null, { status, headers: apiHeaders(undefined, headers) });
+    return new this.#ResponseImpl(null, {
+      status,
+      headers: apiHeaders(this.requestId, undefined, headers),
+    });
   }
 
-  /** `instance` is the id of the request that failed, when there is one to quote. */
-  problem(problem: HttpProblem, api: boolean, instance?: string): Response {
+  /** The problem's `instance` is the request's id, so a user can quote it. */
+  problem(problem: HttpProblem, api: boolean): Response {
     const headers = api
-      ? apiHeaders(PROBLEM_TYPE, problem.extras.headers)
-      : { 'content-type': PROBLEM_TYPE, 'cache-control': 'no-store', ...problem.extras.headers };
-    return new this.ResponseImpl(JSON.stringify(problem.toBody(instance)), {
+      ? apiHeaders(this.requestId, PROBLEM_TYPE, problem.extras.headers)
+      : {
+          'x-request-id': this.requestId,
+          'content-type': PROBLEM_TYPE,
+          'cache-control': 'no-store',
+          ...problem.extras.headers,
+        };
+    return new this.#ResponseImpl(JSON.stringify(problem.toBody(this.requestId)), {
       status: problem.status,
       headers,
     });
@@ -67,9 +91,13 @@ export class Responses {
 
   /** A JSON answer outside `/api/`, `body` already serialised. */
   json(status: number, body: string): Response {
-    return new this.ResponseImpl(body, {
+    return new this.#ResponseImpl(body, {
       status,
-      headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store' },
+      headers: {
+        'x-request-id': this.requestId,
+        'content-type': JSON_TYPE,
+        'cache-control': 'no-store',
+      },
     });
   }
 
@@ -81,6 +109,7 @@ export class Responses {
     return channel.respond({
       status: 200,
       headers: {
+        'x-request-id': this.requestId,
         'content-type': 'text/event-stream',
         'cache-control': 'no-cache',
         'x-accel-buffering': 'no',
@@ -91,14 +120,21 @@ export class Responses {
   }
 
   text(status: number, body: string): Response {
-    return new this.ResponseImpl(body, {
+    return new this.#ResponseImpl(body, {
       status,
-      headers: { 'content-type': TEXT_TYPE, 'x-content-type-options': 'nosniff' },
+      headers: {
+        'x-request-id': this.requestId,
+        'content-type': TEXT_TYPE,
+        'x-content-type-options': 'nosniff',
+      },
     });
   }
 
   bytes(status: number, body: Uint8Array, headers: HeaderRecord): Response {
-    return new this.ResponseImpl(body as Uint8Array<ArrayBuffer>, { status, headers });
+    return new this.#ResponseImpl(body as Uint8Array<ArrayBuffer>, {
+      status,
+      headers: { 'x-request-id': this.requestId, ...headers },
+    });
   }
 
   /** The answer to HEAD: the GET answer's status and headers, its length, and no body. */
@@ -106,6 +142,6 @@ export class Responses {
     if (response.body === null) return response;
     const length = (await response.arrayBuffer()).byteLength;
     const headers = { ...Object.fromEntries(response.headers), 'content-length': String(length) };
-    return new this.ResponseImpl(null, { status: response.status, headers });
+    return new this.#ResponseImpl(null, { status: response.status, headers });
   }
 }

@@ -1,4 +1,5 @@
-import type { IRequest, RouterType } from 'itty-router';
+import type { IRequest } from 'itty-router';
+import type { Routes } from '../handler.ts';
 import { HttpProblem } from './problem.ts';
 import { methodNotAllowed } from './method-not-allowed.ts';
 import type { Responses } from './responses.ts';
@@ -76,9 +77,8 @@ function contentTypeOf(path: string): string {
  * `pages` is a path pattern served with one file, such as a page that reads its URL itself.
  */
 export function addStaticRoutes(
-  router: RouterType,
+  router: Routes,
   assets: AssetSource | undefined,
-  responses: Responses,
   pages: Readonly<Record<string, string>> = {},
 ): void {
   const read = async (path: string) => {
@@ -96,7 +96,7 @@ export function addStaticRoutes(
   const notFound = () => new HttpProblem(404, 'No page or file is at this path.');
   const refuseMethod = methodNotAllowed('GET, HEAD');
 
-  const answer = (file: { path: string; bytes: Uint8Array } | undefined) => {
+  const answer = (responses: Responses, file: { path: string; bytes: Uint8Array } | undefined) => {
     if (file === undefined) throw notFound();
     const headers = file.path.endsWith('.html') ? HTML_HEADERS : PAGE_HEADERS;
     return responses.bytes(200, file.bytes, {
@@ -104,10 +104,12 @@ export function addStaticRoutes(
       'content-type': contentTypeOf(file.path),
     });
   };
-  const serve = async (request: IRequest) => answer(await find(request));
+  const serve = async (request: IRequest, responses: Responses) =>
+    answer(responses, await find(request));
 
   for (const [pattern, path] of Object.entries(pages)) {
-    const page = async () => answer(await read(path));
+    const page = async (_request: IRequest, responses: Responses) =>
+      answer(responses, await read(path));
     router.get(pattern, page).head(pattern, page).all(pattern, refuseMethod);
   }
 

@@ -1,4 +1,5 @@
-import type { IRequest, RouterType } from 'itty-router';
+import type { IRequest } from 'itty-router';
+import type { Routes } from '../handler.ts';
 import type { AppConfig } from '../config.ts';
 import { preflightHeaders } from '../http/cors.ts';
 import { etagOf, isNotModified, requireIfMatch } from '../http/etag.ts';
@@ -20,7 +21,6 @@ const CREATE = { kind: 'create' } as const;
 export interface ListRouteDeps {
   readonly lists: ListDirectory;
   readonly limits: AppConfig['limits'];
-  readonly responses: Responses;
   readonly contentLengthIsExact: boolean;
 }
 
@@ -28,15 +28,20 @@ export interface ListRouteDeps {
  * Named lists (docs/api.md, Lists): `POST /api/lists` makes one, and `/api/lists/{id}` reads,
  * renames and deletes it. There is no way to list them: knowing an id is what gives access.
  */
-export function addListRoutes(router: RouterType, deps: ListRouteDeps): void {
-  const { lists, limits, responses, contentLengthIsExact } = deps;
+export function addListRoutes(router: Routes, deps: ListRouteDeps): void {
+  const { lists, limits, contentLengthIsExact } = deps;
   const collectionPreflight = preflightHeaders('POST, OPTIONS');
   const listPreflight = preflightHeaders('GET, PUT, DELETE, OPTIONS');
   const named = namedListOf(lists);
 
   // The page of the list rides along with its answer, so a client that made a list with curl
   // has the link to share at once.
-  const listResponse = (status: number, stored: StoredList, headers?: Record<string, string>) =>
+  const listResponse = (
+    responses: Responses,
+    status: number,
+    stored: StoredList,
+    headers?: Record<string, string>,
+  ) =>
     responses.apiJson(status, JSON.stringify(stored.list), {
       etag: etagOf(stored.version),
       link: `<${listPageOf(stored.list.id)}>; rel="alternate"; type="text/html"`,
@@ -47,24 +52,24 @@ export function addListRoutes(router: RouterType, deps: ListRouteDeps): void {
   const requireCurrent = (request: IRequest, list: TodoList): void =>
     requireIfMatch(request, etagOf(list.store.latest.listVersion), 'list');
 
-  const createList = async (request: IRequest) => {
+  const createList = async (request: IRequest, responses: Responses) => {
     const key = idempotencyKeyOf(request);
     const body = await readOptionalJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
     const title = body === undefined ? '' : parseListTitle(body, CREATE, limits.maxTitleLength);
     const created = await lists.create(title, key);
-    return listResponse(201, created, { location: listPathOf(created.list.id) });
+    return listResponse(responses, 201, created, { location: listPathOf(created.list.id) });
   };
 
-  const readList = (request: IRequest) => {
+  const readList = (request: IRequest, responses: Responses) => {
     const { store } = named(request);
     const etag = etagOf(store.listVersion);
     if (isNotModified(request.headers.get('if-none-match'), etag)) {
       return responses.apiEmpty(304, { etag });
     }
-    return listResponse(200, { list: store.listInfo, version: store.listVersion });
+    return listResponse(responses, 200, { list: store.listInfo, version: store.listVersion });
   };
 
-  const renameList = (request: IRequest) => {
+  const renameList = (request: IRequest, responses: Responses) => {
     const list = named(request);
     return judgedOnLatest(list.store, async () => {
       requireJsonMediaType(request);
@@ -73,11 +78,11 @@ export function addListRoutes(router: RouterType, deps: ListRouteDeps): void {
       const title = parseListTitle(body, { kind: 'replace', id: list.id }, limits.maxTitleLength);
       // The body arrived asynchronously: the list may have changed or gone meanwhile.
       requireCurrent(request, stillThere(list));
-      return listResponse(200, await list.store.rename(title));
+      return listResponse(responses, 200, await list.store.rename(title));
     });
   };
 
-  const deleteList = (request: IRequest) => {
+  const deleteList = (request: IRequest, responses: Responses) => {
     const list = named(request);
     return judgedOnLatest(list.store, async () => {
       requireCurrent(request, list);
@@ -88,12 +93,12 @@ export function addListRoutes(router: RouterType, deps: ListRouteDeps): void {
 
   router
     .post(LISTS_PATH, createList)
-    .options(LISTS_PATH, () => responses.apiEmpty(204, collectionPreflight))
+    .options(LISTS_PATH, (_request, responses) => responses.apiEmpty(204, collectionPreflight))
     .all(LISTS_PATH, methodNotAllowed('POST, OPTIONS'))
     .get(LIST, readList)
     .head(LIST, readList)
     .put(LIST, renameList)
     .delete(LIST, deleteList)
-    .options(LIST, () => responses.apiEmpty(204, listPreflight))
+    .options(LIST, (_request, responses) => responses.apiEmpty(204, listPreflight))
     .all(LIST, methodNotAllowed('GET, HEAD, PUT, DELETE, OPTIONS'));
 }

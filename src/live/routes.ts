@@ -1,4 +1,5 @@
-import type { RouterType } from 'itty-router';
+import type { IRequest } from 'itty-router';
+import type { Routes } from '../handler.ts';
 import { preflightHeaders } from '../http/cors.ts';
 import type { Responses } from '../http/responses.ts';
 import { methodNotAllowed } from '../http/method-not-allowed.ts';
@@ -10,17 +11,15 @@ import type { ListBase } from '../lists/list-bases.ts';
  * cross-origin client that sends `Last-Event-ID` itself (not EventSource, which may) needs a
  * preflight that allows it.
  */
-export function addEventRoutes(
-  router: RouterType,
-  bases: readonly ListBase[],
-  responses: Responses,
-) {
+export function addEventRoutes(router: Routes, bases: readonly ListBase[]) {
   const preflight = preflightHeaders('GET, OPTIONS', 'Last-Event-ID');
   for (const { prefix, listOf } of bases) {
     const path = `${prefix}/sse`;
     router
-      .get(path, (request) => responses.eventStream(listOf(request).events.open(request)))
-      .options(path, () => responses.apiEmpty(204, preflight))
+      .get(path, (request, responses) =>
+        responses.eventStream(listOf(request).events.open(request)),
+      )
+      .options(path, (_request, responses) => responses.apiEmpty(204, preflight))
       .all(path, methodNotAllowed('GET, OPTIONS'));
   }
 }

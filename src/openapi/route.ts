@@ -1,4 +1,5 @@
-import type { RouterType } from 'itty-router';
+import type { IRequest } from 'itty-router';
+import type { Routes } from '../handler.ts';
 import type { AppConfig } from '../config.ts';
 import type { Responses } from '../http/responses.ts';
 import { methodNotAllowed } from '../http/method-not-allowed.ts';
@@ -7,9 +8,9 @@ import { openApiDocument } from './document.ts';
 export const OPENAPI_PATH = '/api/openapi.json';
 
 /** `GET /api/openapi.json`: the API's description, made once, with the limits in force. */
-export function addOpenApiRoute(router: RouterType, responses: Responses, config: AppConfig) {
+export function addOpenApiRoute(router: Routes, config: AppConfig) {
   const body = JSON.stringify(openApiDocument(config));
-  const describe = () => responses.apiJson(200, body);
+  const describe = (_request: IRequest, responses: Responses) => responses.apiJson(200, body);
   router
     .get(OPENAPI_PATH, describe)
     .head(OPENAPI_PATH, describe)

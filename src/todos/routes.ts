@@ -1,4 +1,5 @@
-import type { IRequest, RouterType } from 'itty-router';
+import type { IRequest } from 'itty-router';
+import type { Routes } from '../handler.ts';
 import type { AppConfig } from '../config.ts';
 import { preflightHeaders } from '../http/cors.ts';
 import { etagOf, isNotModified, requireIfMatch } from '../http/etag.ts';
@@ -20,7 +21,6 @@ const CREATE: BodyIntent = { kind: 'create' };
 export interface TodoRouteDeps {
   readonly bases: readonly ListBase[];
   readonly limits: AppConfig['limits'];
-  readonly responses: Responses;
   readonly contentLengthIsExact: boolean;
 }
 
@@ -29,17 +29,23 @@ export interface TodoRouteDeps {
  * a named one, by the same rules: docs/api.md, sections Items, Request bodies and Conditional
  * requests.
  */
-export function addTodoRoutes(router: RouterType, deps: TodoRouteDeps) {
-  const { limits, responses, contentLengthIsExact } = deps;
+export function addTodoRoutes(router: Routes, deps: TodoRouteDeps) {
+  const { limits, contentLengthIsExact } = deps;
   const collectionPreflight = preflightHeaders('GET, POST, OPTIONS');
   const itemPreflight = preflightHeaders('PUT, DELETE, OPTIONS');
 
-  const itemResponse = (status: number, answer: ItemAnswer, headers?: Record<string, string>) =>
-    responses.apiJson(status, answer.json, { etag: answer.etag, ...headers });
+  const itemResponse = (
+    responses: Responses,
+    status: number,
+    answer: ItemAnswer,
+    headers?: Record<string, string>,
+  ) => responses.apiJson(status, answer.json, { etag: answer.etag, ...headers });
 
   // A retry with the same Idempotency-Key gets this again, from the change that made the item.
-  const createdResponse = (created: StoredTodo, paths: ListPaths) =>
-    itemResponse(201, answerOf(created), { location: `${paths.todos}/${created.todo.id}` });
+  const createdResponse = (responses: Responses, created: StoredTodo, paths: ListPaths) =>
+    itemResponse(responses, 201, answerOf(created), {
+      location: `${paths.todos}/${created.todo.id}`,
+    });
 
   const found = (stored: StoredTodo | undefined): StoredTodo => {
     if (stored === undefined) throw new HttpProblem(404, 'No to-do has this id.');
@@ -59,7 +65,7 @@ export function addTodoRoutes(router: RouterType, deps: TodoRouteDeps) {
     return parsed.fields;
   };
 
-  const listTodos = (list: TodoList, request: IRequest) => {
+  const listTodos = (list: TodoList, request: IRequest, responses: Responses) => {
     const etag = etagOf(list.store.version);
     if (isNotModified(request.headers.get('if-none-match'), etag)) {
       return responses.apiEmpty(304, { etag });
@@ -67,31 +73,33 @@ export function addTodoRoutes(router: RouterType, deps: TodoRouteDeps) {
     return responses.apiJson(200, list.listBody(), { etag });
   };
 
-  const createTodo = async (list: TodoList, request: IRequest) => {
+  const createTodo = async (list: TodoList, request: IRequest, responses: Responses) => {
     const key = idempotencyKeyOf(request);
     requireJsonMediaType(request);
     const fields = await readFields(request, CREATE);
     const { store, paths } = stillThere(list);
     const earlier = key === undefined ? undefined : store.createdWith(key);
-    if (earlier !== undefined) return createdResponse(itemToReplay(earlier, fields), paths);
+    if (earlier !== undefined) {
+      return createdResponse(responses, itemToReplay(earlier, fields), paths);
+    }
     if (store.latest.size >= limits.maxItems) {
       throw new HttpProblem(
         507,
         `The list is full: it holds the most items allowed, ${limits.maxItems}. Delete some first.`,
       );
     }
-    return createdResponse(await store.create(fields, key), paths);
+    return createdResponse(responses, await store.create(fields, key), paths);
   };
 
-  const getTodo = (list: TodoList, request: IRequest) => {
+  const getTodo = (list: TodoList, request: IRequest, responses: Responses) => {
     const answer = list.readAnswerOf(found(list.store.get(request.params.id!)));
     if (isNotModified(request.headers.get('if-none-match'), answer.etag)) {
       return responses.apiEmpty(304, { etag: answer.etag });
     }
-    return itemResponse(200, answer);
+    return itemResponse(responses, 200, answer);
   };
 
-  const replaceTodo = async (list: TodoList, request: IRequest) => {
+  const replaceTodo = async (list: TodoList, request: IRequest, responses: Responses) => {
     const id = request.params.id!;
     const current = found(list.store.latest.get(id));
     requireJsonMediaType(request);
@@ -100,26 +108,28 @@ export function addTodoRoutes(router: RouterType, deps: TodoRouteDeps) {
     // The body arrived asynchronously: the list or the item may have changed or gone meanwhile.
     const { store } = stillThere(list);
     requireCurrent(request, found(store.latest.get(id)));
-    return itemResponse(200, answerOf(found(await store.replace(id, fields))));
+    return itemResponse(responses, 200, answerOf(found(await store.replace(id, fields))));
   };
 
-  const deleteTodo = async (list: TodoList, request: IRequest) => {
+  const deleteTodo = async (list: TodoList, request: IRequest, responses: Responses) => {
     const id = request.params.id!;
     requireCurrent(request, found(list.store.latest.get(id)));
-    return itemResponse(200, answerOf(found(await list.store.delete(id))));
+    return itemResponse(responses, 200, answerOf(found(await list.store.delete(id))));
   };
 
+  type Answer<T> = (list: TodoList, request: IRequest, responses: Responses) => T;
+
   const on =
-    (listOf: ListOf, answer: (list: TodoList, request: IRequest) => Response | Promise<Response>) =>
-    (request: IRequest) =>
-      answer(listOf(request), request);
+    (listOf: ListOf, answer: Answer<Response | Promise<Response>>) =>
+    (request: IRequest, responses: Responses) =>
+      answer(listOf(request), request, responses);
 
   // A change's conditions are checked against the latest list, changes not yet durable in it.
   const change =
-    (listOf: ListOf, answer: (list: TodoList, request: IRequest) => Promise<Response>) =>
-    (request: IRequest) => {
+    (listOf: ListOf, answer: Answer<Promise<Response>>) =>
+    (request: IRequest, responses: Responses) => {
       const list = listOf(request);
-      return judgedOnLatest(list.store, () => answer(list, request));
+      return judgedOnLatest(list.store, () => answer(list, request, responses));
     };
 
   for (const { prefix, listOf } of deps.bases) {
@@ -129,13 +139,13 @@ export function addTodoRoutes(router: RouterType, deps: TodoRouteDeps) {
       .get(collection, on(listOf, listTodos))
       .head(collection, on(listOf, listTodos))
       .post(collection, change(listOf, createTodo))
-      .options(collection, () => responses.apiEmpty(204, collectionPreflight))
+      .options(collection, (_request, responses) => responses.apiEmpty(204, collectionPreflight))
       .all(collection, methodNotAllowed('GET, HEAD, POST, OPTIONS'))
       .get(item, on(listOf, getTodo))
       .head(item, on(listOf, getTodo))
       .put(item, change(listOf, replaceTodo))
       .delete(item, change(listOf, deleteTodo))
-      .options(item, () => responses.apiEmpty(204, itemPreflight))
+      .options(item, (_request, responses) => responses.apiEmpty(204, itemPreflight))
       .all(item, methodNotAllowed('GET, HEAD, PUT, DELETE, OPTIONS'));
   }
 }

@@ -97,6 +97,18 @@ export function operationsSuite(host: TestHost) {
       expect(response.headers.get('x-request-id')).toMatch(UUID);
     });
 
+    it.each([
+      ['OPTIONS', '/api/todos'],
+      ['HEAD', '/api/todos'],
+      ['PUT', '/hello'],
+      ['GET', '/api/openapi.json'],
+      ['GET', '/docs'],
+      ['GET', '/no-such-page'],
+    ])('gives the answer to %s %s a request id', async (method, path) => {
+      const response = await api().fetch(onList(api(), path), { method });
+      expect(response.headers.get('x-request-id')).toMatch(UUID);
+    });
+
     it('gives two requests two ids', async () => {
       const [first, second] = await Promise.all([api().fetch('/hello'), api().fetch('/hello')]);
       expect(first!.headers.get('x-request-id')).not.toBe(second!.headers.get('x-request-id'));

@@ -5,7 +5,7 @@ import { isApiPath } from '../../http/cors.ts';
 import { IDEMPOTENCY_KEY } from '../../http/idempotency-key.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { Responses } from '../../http/responses.ts';
-import { REQUEST_ID_HEADER, requestIdOf } from '../../http/request-id.ts';
+import { requestIdOf } from '../../http/request-id.ts';
 import { pathOf } from '../../http/url-path.ts';
 import type { ListDirectory } from '../../lists/list-directory.ts';
 import { DEFAULT_LIST_PATHS, LISTS_PATH, namedListPaths } from '../../lists/list-paths.ts';
@@ -46,14 +46,10 @@ function configOf(env: Env): WorkerConfig | ConfigError {
 /** Every request's answer while `[vars]` are wrong: the operator sees what to change. */
 function misconfigured(error: ConfigError, request: Request): Response {
   const problem = new HttpProblem(500, `The service is misconfigured. ${error.problems.join(' ')}`);
-  const requestId = requestIdOf(request);
-  const response = new Responses(Response).problem(
+  return new Responses(Response, requestIdOf(request)).problem(
     problem,
     isApiPath(pathOf(request.url)),
-    requestId,
   );
-  response.headers.set(REQUEST_ID_HEADER, requestId);
-  return response;
 }
 
 /**
