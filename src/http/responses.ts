@@ -46,7 +46,8 @@ function apiHeaders(
 /**
  * Makes every response to one request, so headers are decided in one place, each answer
  * carrying the request's id (`X-Request-Id`) from the start: a header set on a response once
- * made costs the Node adapter a copy of them all, and its direct way of writing them.
+ * made costs the Node adapter a copy of them all, and its direct way of writing them. The name
+ * is spelled out in each set of headers, as the others are, for the reason `apiHeaders` gives.
  */
 export class Responses {
   readonly #ResponseImpl: ResponseClass;
@@ -130,10 +131,11 @@ export class Responses {
     });
   }
 
-  bytes(status: number, body: Uint8Array, headers: HeaderRecord): Response {
+  /** A file's bytes, with its `contentType` after `headers`. */
+  bytes(status: number, body: Uint8Array, headers: HeaderRecord, contentType: string): Response {
     return new this.#ResponseImpl(body as Uint8Array<ArrayBuffer>, {
       status,
-      headers: { 'x-request-id': this.requestId, ...headers },
+      headers: { 'x-request-id': this.requestId, ...headers, 'content-type': contentType },
     });
   }
 

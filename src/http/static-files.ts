@@ -99,10 +99,7 @@ export function addStaticRoutes(
   const answer = (responses: Responses, file: { path: string; bytes: Uint8Array } | undefined) => {
     if (file === undefined) throw notFound();
     const headers = file.path.endsWith('.html') ? HTML_HEADERS : PAGE_HEADERS;
-    return responses.bytes(200, file.bytes, {
-      ...headers,
-      'content-type': contentTypeOf(file.path),
-    });
+    return responses.bytes(200, file.bytes, headers, contentTypeOf(file.path));
   };
   const serve = async (request: IRequest, responses: Responses) =>
     answer(responses, await find(request));

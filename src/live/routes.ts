@@ -1,7 +1,5 @@
-import type { IRequest } from 'itty-router';
 import type { Routes } from '../handler.ts';
 import { preflightHeaders } from '../http/cors.ts';
-import type { Responses } from '../http/responses.ts';
 import { methodNotAllowed } from '../http/method-not-allowed.ts';
 import type { ListBase } from '../lists/list-bases.ts';
 
