@@ -86,6 +86,23 @@ export interface TestHost {
   start(options?: ServiceOptions): Promise<TestService>;
 }
 
+/**
+ * `fetch`, failing the test when an answer lacks `X-Request-Id`: every answer of the service
+ * carries one, so a route that made its response some other way is caught by any test.
+ */
+export function withRequestIds(
+  fetch: (path: string, init?: RequestInit) => Promise<Response>,
+): TestService['fetch'] {
+  return async (path, init) => {
+    const response = await fetch(path, init);
+    if (!response.headers.has('x-request-id')) {
+      const method = init?.method ?? 'GET';
+      throw new Error(`${method} ${path} was answered ${response.status} with no X-Request-Id.`);
+    }
+    return response;
+  };
+}
+
 export function appConfig(options: ServiceOptions): AppConfig {
   return {
     limits: { ...DEFAULT_APP_CONFIG.limits, ...options.limits },
@@ -181,7 +198,9 @@ export const inProcessHost: TestHost = {
     });
     return {
       paths: DEFAULT_LIST_PATHS,
-      fetch: (path, init) => app.fetch(new Request(new URL(path, 'http://localhost'), init)),
+      fetch: withRequestIds((path, init) =>
+        app.fetch(new Request(new URL(path, 'http://localhost'), init)),
+      ),
       streamStats: async () => streamStatsOf(app),
       countLists: async () => namedListsOf(app),
       close: async () => app.close(),
@@ -205,7 +224,7 @@ export const nodeHost: TestHost = {
     const running = await startNodeServer(config, reporting, { stores: options.stores });
     return {
       paths: DEFAULT_LIST_PATHS,
-      fetch: (path, init) => fetch(new URL(path, running.url), init),
+      fetch: withRequestIds((path, init) => fetch(new URL(path, running.url), init)),
       streamStats: async () => streamStatsOf(running.app),
       countLists: async () => namedListsOf(running.app),
       close: () => running.close(),

@@ -9,6 +9,7 @@ import { committerOn, GroupCommit, type Committer } from '../../src/todos/group-
 import type { SqlDatabase } from '../../src/todos/sql-database.ts';
 import type { WriteDone } from '../../src/todos/sql-writes.ts';
 import type { SqlStatement } from '../../src/todos/sql-statements.ts';
+import { withRequestIds } from './hosts.ts';
 
 /** The SQLite file `file`, closed after the test. */
 export function opened(file: string) {
@@ -47,8 +48,9 @@ export function sqliteService(db: SqlDatabase, options: SqliteServiceOptions = {
   return {
     app,
     paths: DEFAULT_LIST_PATHS,
-    fetch: (path: string, init?: RequestInit) =>
+    fetch: withRequestIds((path, init) =>
       app.fetch(new Request(new URL(path, 'http://localhost'), init)),
+    ),
   };
 }
 

@@ -6,7 +6,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_LIST_PATHS, type ListPaths } from '../../src/lists/list-paths.ts';
 import { FORGET_REASON, TEST_PATHS } from '../workerd/test-paths.ts';
-import type { ServiceOptions, StreamStats, TestHost, TestService } from './hosts.ts';
+import {
+  withRequestIds,
+  type ServiceOptions,
+  type StreamStats,
+  type TestHost,
+  type TestService,
+} from './hosts.ts';
 import { afterAll, beforeAll } from 'vitest';
 import { varsOf } from './worker-vars.ts';
 
@@ -133,7 +139,7 @@ export class WranglerDev {
   asService(paths: ListPaths = DEFAULT_LIST_PATHS): TestService {
     return {
       paths,
-      fetch: (path, init) => this.fetch(path, init),
+      fetch: withRequestIds((path, init) => this.fetch(path, init)),
       streamStats: () => this.streamStats(),
       countLists: () => this.objectsAddressed(),
       close: async () => {},
@@ -307,7 +313,7 @@ function wranglerDevHost(
       await dev.objectsAddressed();
       return {
         paths: DEFAULT_LIST_PATHS,
-        fetch: (path, init) => dev.fetch(path, init),
+        fetch: withRequestIds((path, init) => dev.fetch(path, init)),
         streamStats: (listId) => dev.streamStats(listId),
         stopList: (listId) => dev.forget(listId),
         countLists: async () => (addressed += await dev.objectsAddressed()),
