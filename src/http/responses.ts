@@ -92,12 +92,22 @@ export class Responses {
 
   /** A JSON answer outside `/api/`, `body` already serialised. */
   json(status: number, body: string): Response {
+    return this.#outsideApi(status, body, JSON_TYPE);
+  }
+
+  text(status: number, body: string): Response {
+    return this.#outsideApi(status, body, TEXT_TYPE);
+  }
+
+  /** Neither kept nor sniffed: a greeting or a health check is made fresh for each request. */
+  #outsideApi(status: number, body: string, contentType: string): Response {
     return new this.#ResponseImpl(body, {
       status,
       headers: {
         'x-request-id': this.requestId,
-        'content-type': JSON_TYPE,
+        'content-type': contentType,
         'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
       },
     });
   }
@@ -116,17 +126,6 @@ export class Responses {
         'x-accel-buffering': 'no',
         'access-control-allow-origin': ALLOW_ORIGIN,
         'access-control-expose-headers': EXPOSE_HEADERS,
-      },
-    });
-  }
-
-  text(status: number, body: string): Response {
-    return new this.#ResponseImpl(body, {
-      status,
-      headers: {
-        'x-request-id': this.requestId,
-        'content-type': TEXT_TYPE,
-        'x-content-type-options': 'nosniff',
       },
     });
   }

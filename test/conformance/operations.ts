@@ -28,6 +28,11 @@ export function operationsSuite(host: TestHost) {
       expect((await api().fetch('/healthz')).headers.get('cache-control')).toBe('no-store');
     });
 
+    it('tells browsers not to sniff its answer as another type', async () => {
+      const response = await api().fetch('/healthz');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    });
+
     it('answers HEAD with 200 and no body', async () => {
       const head = await api().fetch('/healthz', { method: 'HEAD' });
       expect([head.status, await head.text()]).toEqual([200, '']);

@@ -34,6 +34,10 @@ export function otherRoutesSuite(host: TestHost) {
       ).toBe('nosniff');
     });
 
+    it('tells caches to keep no greeting: each is made for its request', async () => {
+      expect((await api().fetch('/hello?name=Ada')).headers.get('cache-control')).toBe('no-store');
+    });
+
     it('accepts a name of 100 code points', async () => {
       const name = '🐈'.repeat(100);
       expect(await (await api().fetch(`/hello?name=${encodeURIComponent(name)}`)).text()).toBe(
