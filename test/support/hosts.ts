@@ -103,6 +103,13 @@ export function withRequestIds(
   };
 }
 
+/** `fetch` straight into `app`, in this process, each answer with its request id checked. */
+export function inProcessFetch(app: App): TestService['fetch'] {
+  return withRequestIds((path, init) =>
+    app.fetch(new Request(new URL(path, 'http://localhost'), init)),
+  );
+}
+
 export function appConfig(options: ServiceOptions): AppConfig {
   return {
     limits: { ...DEFAULT_APP_CONFIG.limits, ...options.limits },
@@ -198,9 +205,7 @@ export const inProcessHost: TestHost = {
     });
     return {
       paths: DEFAULT_LIST_PATHS,
-      fetch: withRequestIds((path, init) =>
-        app.fetch(new Request(new URL(path, 'http://localhost'), init)),
-      ),
+      fetch: inProcessFetch(app),
       streamStats: async () => streamStatsOf(app),
       countLists: async () => namedListsOf(app),
       close: async () => app.close(),

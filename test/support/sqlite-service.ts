@@ -9,7 +9,7 @@ import { committerOn, GroupCommit, type Committer } from '../../src/todos/group-
 import type { SqlDatabase } from '../../src/todos/sql-database.ts';
 import type { WriteDone } from '../../src/todos/sql-writes.ts';
 import type { SqlStatement } from '../../src/todos/sql-statements.ts';
-import { withRequestIds } from './hosts.ts';
+import { inProcessFetch } from './hosts.ts';
 
 /** The SQLite file `file`, closed after the test. */
 export function opened(file: string) {
@@ -48,9 +48,7 @@ export function sqliteService(db: SqlDatabase, options: SqliteServiceOptions = {
   return {
     app,
     paths: DEFAULT_LIST_PATHS,
-    fetch: withRequestIds((path, init) =>
-      app.fetch(new Request(new URL(path, 'http://localhost'), init)),
-    ),
+    fetch: inProcessFetch(app),
   };
 }
 
@@ -58,7 +56,7 @@ export function sqliteService(db: SqlDatabase, options: SqliteServiceOptions = {
  * Commits into `db` that wait for the test: `asked` resolves once a batch is ready, and
  * `commit` or `fail` settles it.
  */
-export function heldCommits(db: SqlDatabase) {
+function heldCommits(db: SqlDatabase) {
   const direct = committerOn(db);
   let held: { statements: readonly SqlStatement[]; done: WriteDone } | undefined;
   let ready: (() => void) | undefined;

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { DEFAULT_LIST_PATHS, type ListPaths } from '../../src/lists/list-paths.ts';
 import { FORGET_REASON, TEST_PATHS } from '../workerd/test-paths.ts';
 import {
@@ -13,7 +14,6 @@ import {
   type TestHost,
   type TestService,
 } from './hosts.ts';
-import { afterAll, beforeAll } from 'vitest';
 import { varsOf } from './worker-vars.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
