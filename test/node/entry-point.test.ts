@@ -3,6 +3,7 @@ import type { LogLine } from '../support/log-lines.ts';
 import { configDir, ServiceProcess } from '../support/service-process.ts';
 import { createServer } from 'node:net';
 import { request as httpRequest } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 
 const started: ServiceProcess[] = [];
 function start(args: string[] = [], env: Record<string, string> = {}): ServiceProcess {
@@ -265,6 +266,9 @@ describe('--help', () => {
 });
 
 describe('shutdown', () => {
+  /** Request lines of ~190 bytes each: more than 16 KiB of them. */
+  const CREATES_PAST_A_LOG_WRITE = 120;
+
   it('exits 0 on SIGTERM', async () => {
     const service = start();
     await service.url();
@@ -284,7 +288,9 @@ describe('shutdown', () => {
     const url = await service.url();
     service.child.stdout!.destroy();
     const statuses: number[] = [];
-    for (let index = 0; index < 20; index += 1) {
+    // Enough lines to fill a write of the log (16 KiB), and then long enough for the lines
+    // held after it to be written too (50 ms): both writes fail, and the service must not.
+    for (let index = 0; index < CREATES_PAST_A_LOG_WRITE; index += 1) {
       const created = await fetch(`${url}/api/todos`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -292,10 +298,11 @@ describe('shutdown', () => {
       });
       statuses.push(created.status);
     }
+    await delay(250);
     const listed = await fetch(`${url}/api/todos`);
     expect({ statuses, listed: ((await listed.json()) as unknown[]).length }).toEqual({
-      statuses: Array(20).fill(201),
-      listed: 20,
+      statuses: Array(CREATES_PAST_A_LOG_WRITE).fill(201),
+      listed: CREATES_PAST_A_LOG_WRITE,
     });
   });
 
