@@ -288,8 +288,8 @@ describe('shutdown', () => {
     const url = await service.url();
     service.child.stdout!.destroy();
     const statuses: number[] = [];
-    // Enough lines to fill a write of the log (16 KiB), and then long enough for the lines
-    // held after it to be written too (50 ms): both writes fail, and the service must not.
+    // Enough lines to fill a write of the log (16 KiB), which fails, and then long enough for
+    // the lines held after it to go too (50 ms): the service must go on through both.
     for (let index = 0; index < CREATES_PAST_A_LOG_WRITE; index += 1) {
       const created = await fetch(`${url}/api/todos`, {
         method: 'POST',

@@ -1,5 +1,4 @@
-import type { DestinationStream } from 'pino';
-import sonicBoom from 'sonic-boom';
+import { pino, type DestinationStream } from 'pino';
 
 /** Under load, lines go out together in writes of about this many characters... */
 const HELD_AT_MOST = 16 * 1024;
@@ -7,28 +6,21 @@ const HELD_AT_MOST = 16 * 1024;
 const HELD_FOR_MS = 50;
 
 /**
- * The prod log's destination: lines held and written to stdout together, through sonic-boom,
- * pino's own writer. One write per line cost more than the line itself: a line is a few hundred
- * nanoseconds to make, a write a system call. A batch is written synchronously, as pino writes
- * by default: a reader that stops reading without going away holds the service up once its pipe
- * is full, where an asynchronous writer would hold every line in memory instead; and a thread of
- * its own for the writes cost more CPU than it saved on the one core a service is measured on.
+ * The prod log's destination: lines held and written to stdout together, through
+ * `pino.destination()`. A write is a system call, and one for every line cost more than the line
+ * itself. A batch is written synchronously: pino's asynchronous writes hand each one to libuv's
+ * thread pool, which on the one core a service is measured on cost more CPU than it saved. So a
+ * reader that stops reading without going away holds the service up once its pipe is full,
+ * where an asynchronous writer would hold every line in memory instead.
  *
- * Lines still held when the process exits, crashes included, are written first; only SIGKILL
- * loses them, at most the last 50 ms. Once nothing reads stdout any more (the log collector
- * died, `| pino-pretty` was stopped) the log ends there and the service goes on.
- *
- * sonic-boom 5, not the 4 inside `pino.destination()`: with no reader, 4's flush at exit
- * retries the failed write every 100 ms for ever, and the process hangs, deaf to signals.
+ * Lines still held when the process exits (on SIGTERM or SIGINT once the host handles them, or
+ * on an uncaught error) are written first; a process killed any other way loses at most the last
+ * 50 ms. Once nothing reads stdout any more (the log collector died, `| pino-pretty` was
+ * stopped), pino's destination drops every later line: the log ends there, the service goes on.
  * Each call adds a listener for the process's exit: the host makes one logger for its life.
  */
 export function jsonLines(): DestinationStream {
-  const stdout = new sonicBoom.SonicBoom({ fd: 1, sync: true });
-  let readerGone = false;
-  stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-    readerGone = true;
-  });
+  const stdout = pino.destination({ dest: 1, sync: true });
   let held = '';
   let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
@@ -36,14 +28,14 @@ export function jsonLines(): DestinationStream {
     timer = undefined;
     const text = held;
     held = '';
-    if (text !== '' && !readerGone) stdout.write(text);
+    if (text !== '') stdout.write(text);
   };
   process.once('exit', () => {
     try {
       flush();
     } catch {
-      // The process is ending either way: a line it cannot write (the reader went away at the
-      // last moment) must not turn a clean exit into a crash.
+      // The process is ending either way: a line it cannot write must not turn a clean exit
+      // into a crash.
     }
   });
   return {
