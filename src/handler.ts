@@ -12,6 +12,16 @@ export type Handler = (request: Request) => Promise<Response>;
 export type Routes = RouterType<IRequest, [Responses]>;
 
 /**
+ * itty-router reads the path with `new URL` before any route runs, and that throws a TypeError
+ * for a URL it cannot parse (a Host header such as "a b" makes one): the client's mistake, not
+ * ours. Checked only once something was thrown, so a good URL is parsed once, not twice.
+ */
+function asClientsFault(error: unknown, request: Request): unknown {
+  if (error instanceof HttpProblem || URL.canParse(request.url)) return error;
+  return new HttpProblem(400, 'The request URL or its Host header is not valid.');
+}
+
+/**
  * A router of the routes `addRoutes` adds, as a handler that never rejects: an `HttpProblem`
  * thrown anywhere is answered as problem+json, anything else is reported to the host and
  * answered with a generic 500. Every answer carries the request's id (`X-Request-Id`), and a
@@ -35,16 +45,11 @@ export function createHandler(host: Host, addRoutes: (router: Routes) => void): 
     const responses = new Responses(host.Response, requestIdOf(request));
     let response: Response;
     try {
-      // itty-router reads the path with `new URL`, which throws a TypeError for a URL it cannot
-      // parse (a Host header such as "a b" makes one): that is the client's mistake, not ours.
-      if (!URL.canParse(request.url)) {
-        throw new HttpProblem(400, 'The request URL or its Host header is not valid.');
-      }
       response =
         ((await router.fetch(request as IRequest, responses)) as Response | undefined) ??
         answerError(nowhere(), request, responses);
     } catch (error) {
-      response = answerError(error, request, responses);
+      response = answerError(asClientsFault(error, request), request, responses);
     }
     // HEAD is routed like GET; its body is dropped here, errors included.
     if (request.method === 'HEAD') response = await responses.headOf(response);
