@@ -125,7 +125,7 @@ describe('the list kept in SQLite', () => {
     expect((await resumedAfterReopening(0)).event.event).toBe('snapshot');
   });
 
-  it('sends a snapshot, not a replay with a gap, to a client that resumes across a run that kept no changes', async () => {
+  it('replays to a client that resumes across a run that kept no changes the change it missed', async () => {
     const file = freshFile();
     const first = appOn(opened(file), 5);
     for (const title of ['a', 'b', 'c']) {
@@ -137,13 +137,57 @@ describe('the list kept in SQLite', () => {
     await keepingNone.fetch('/api/todos', sendJson('POST', { title: 'missed' }));
     keepingNone.app.close();
     const third = appOn(opened(file), 5);
-    const list = await (await third.fetch('/api/todos')).json();
     const stream = await openStream(third, { headers: { 'last-event-id': lastSeen } });
-    // Something to send, should the opening wrongly hold no event.
-    await third.fetch('/api/todos', sendJson('POST', { title: 'e' }));
     const event = await stream.nextEvent();
     stream.close();
-    expect([event.event, event.data]).toEqual(['snapshot', list]);
+    expect([event.event, (event.data as TodoJson).title]).toEqual(['created', 'missed']);
+  });
+
+  it('sends a snapshot, not a replay with a gap, to a client that resumes across changes an older file kept no record of', async () => {
+    const file = freshFile();
+    const old = opened(file);
+    // The tables as the service wrote them before item rows could lag behind the changes.
+    old.run(
+      `CREATE TABLE lists (list TEXT PRIMARY KEY, title_json TEXT NOT NULL,
+         title_version TEXT NOT NULL, run TEXT NOT NULL, sequence INTEGER NOT NULL)`,
+    );
+    old.run(
+      `CREATE TABLE list_items (list TEXT NOT NULL, id TEXT NOT NULL, title_json TEXT NOT NULL,
+         completed INTEGER NOT NULL, version TEXT NOT NULL, UNIQUE (list, id))`,
+    );
+    old.run(
+      `CREATE TABLE list_changes (list TEXT NOT NULL, sequence INTEGER NOT NULL,
+         type TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (list, sequence)) WITHOUT ROWID`,
+    );
+    old.run("INSERT INTO lists VALUES ('', '\"\"', 'abcd1234.0', 'abcd1234', 3)");
+    const items = ['a', 'b', 'c'].map((title, at) => ({
+      id: `${at + 1}1111111-1111-4111-8111-111111111111`,
+      title,
+      completed: false,
+    }));
+    items.forEach(({ id, title }, at) =>
+      old.run(
+        "INSERT INTO list_items VALUES ('', ?, ?, 0, ?)",
+        id,
+        JSON.stringify(title),
+        `abcd1234.${at + 1}`,
+      ),
+    );
+    // The third change was made in a run that kept none.
+    items
+      .slice(0, 2)
+      .forEach((item, at) =>
+        old.run(
+          "INSERT INTO list_changes VALUES ('', ?, 'created', ?)",
+          at + 1,
+          JSON.stringify(item),
+        ),
+      );
+    const service = appOn(old, 5);
+    const stream = await openStream(service, { headers: { 'last-event-id': 'abcd1234.1' } });
+    const event = await stream.nextEvent();
+    stream.close();
+    expect([event.event, event.data]).toEqual(['snapshot', items]);
   });
 
   it('replays the kept changes after an id it still holds', async () => {

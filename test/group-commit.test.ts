@@ -58,7 +58,7 @@ describe('changes that share a commit, the lists kept in SQLite', () => {
     const kept = (await (await post(service, 'kept')).json()) as TodoJson;
     // A real failure inside the transaction: SQLite refuses one of the batch's rows.
     db.run(
-      `CREATE TRIGGER poison BEFORE INSERT ON list_items WHEN NEW.title_json = '"poison"'
+      `CREATE TRIGGER poison BEFORE INSERT ON list_changes WHEN NEW.data LIKE '%"title":"poison"%'
        BEGIN SELECT RAISE(ABORT, 'poisoned row'); END`,
     );
     const before = await seen(service);

@@ -2,9 +2,13 @@ import { eventIdOf } from '../live/events.ts';
 import type { ListInfo } from '../lists/list-info.ts';
 import type { SqlDatabase } from './sql-database.ts';
 import { runStatements, statement, type SqlStatement } from './sql-statements.ts';
-import { openSqliteTodoStore, type SqliteTodoStoreOptions } from './sqlite-store.ts';
+import {
+  openSqliteTodoStore,
+  type KeptSqliteList,
+  type SqliteTodoStoreOptions,
+} from './sqlite-store.ts';
 import { newRunId } from './run-id.ts';
-import type { KeptList, TodoStore } from './store.ts';
+import type { TodoStore } from './store.ts';
 
 function listRow(key: string, title: string, run: string): SqlStatement {
   return statement(
@@ -20,7 +24,7 @@ function listRow(key: string, title: string, run: string): SqlStatement {
  * A new list under `key`, empty, titled as `info` says, in a run of its own: the statement
  * that adds its row, and the list as it starts, with nothing to read back.
  */
-export function newList(key: string, info: ListInfo): { row: SqlStatement; start: KeptList } {
+export function newList(key: string, info: ListInfo): { row: SqlStatement; start: KeptSqliteList } {
   const run = newRunId();
   const version = eventIdOf({ run, sequence: 0 });
   return {
@@ -31,6 +35,7 @@ export function newList(key: string, info: ListInfo): { row: SqlStatement; start
       list: { list: info, version },
       items: [],
       history: { baseId: version, changes: [] },
+      itemRows: { sequence: 0, after: [] },
     },
   };
 }

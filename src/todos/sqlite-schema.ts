@@ -8,10 +8,13 @@ import type { SqlDatabase } from './sql-database.ts';
  * exactly as sent, and a JSON string may hold what SQLite's UTF-8 text cannot, a lone surrogate
  * such as `"\ud800"`, which as text would come back as U+FFFD.
  */
+const ITEMS_AT = 'items_at INTEGER NOT NULL DEFAULT 0';
+
 const TABLES = [
+  // `items_at`: the sequence the item rows hold; the changes after it are folded in later.
   `CREATE TABLE IF NOT EXISTS lists (
      list TEXT PRIMARY KEY, title_json TEXT NOT NULL, title_version TEXT NOT NULL,
-     run TEXT NOT NULL, sequence INTEGER NOT NULL)`,
+     run TEXT NOT NULL, sequence INTEGER NOT NULL, ${ITEMS_AT})`,
   // The rowid keeps creation order; a replace updates the row in place, so its place too.
   `CREATE TABLE IF NOT EXISTS list_items (
      list TEXT NOT NULL, id TEXT NOT NULL, title_json TEXT NOT NULL, completed INTEGER NOT NULL,
@@ -37,8 +40,9 @@ const TABLES = [
  * default list, its run and sequence kept, so event ids and ETags go on where they stopped.
  */
 const FROM_ONE_LIST = [
-  `INSERT INTO lists (list, title_json, title_version, run, sequence)
-     SELECT '', '""', run.value || '.0', run.value, CAST(sequence.value AS INTEGER)
+  `INSERT INTO lists (list, title_json, title_version, run, sequence, items_at)
+     SELECT '', '""', run.value || '.0', run.value, CAST(sequence.value AS INTEGER),
+       CAST(sequence.value AS INTEGER)
      FROM list_state AS run, list_state AS sequence
      WHERE run.key = 'run' AND sequence.key = 'sequence'`,
   `INSERT INTO list_items (list, id, title_json, completed, version)
@@ -50,12 +54,32 @@ const FROM_ONE_LIST = [
   'DROP TABLE list_state',
 ];
 
-/** Makes the tables that are missing, and moves a database of one list into them. */
+/** A `lists` table from before its item rows could lag behind its changes: they never did. */
+const TO_ITEMS_AT = [
+  `ALTER TABLE lists ADD COLUMN ${ITEMS_AT}`,
+  'UPDATE lists SET items_at = sequence',
+];
+
+/**
+ * Makes the tables that are missing, gives an older `lists` table its `items_at`, and moves a
+ * database of one list into the tables.
+ */
 export function prepareSchema(db: SqlDatabase): void {
   db.transaction(() => {
     for (const statement of TABLES) db.run(statement);
+    if (!tableHasColumn(db, 'lists', 'items_at'))
+      for (const statement of TO_ITEMS_AT) db.run(statement);
     if (hasTable(db, 'list_state')) for (const statement of FROM_ONE_LIST) db.run(statement);
   });
+}
+
+/** Whether the table `name` was made, or altered, with a column `column`. */
+function tableHasColumn(db: SqlDatabase, name: string, column: string): boolean {
+  const [table] = db.all<{ sql: string }>(
+    "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
+    name,
+  );
+  return table !== undefined && new RegExp(`\\b${column}\\b`).test(table.sql);
 }
 
 /** Whether the database holds a table named `name`; reading it creates nothing. */

@@ -3,8 +3,8 @@ import type { ListInfo } from '../lists/list-info.ts';
 import type { SqlDatabase } from './sql-database.ts';
 import type { SqlWrites } from './sql-writes.ts';
 import { MemoryTodoStore } from './memory-store.ts';
-import { ListWriter } from './list-writer.ts';
-import { type KeptList, type TodoStore } from './store.ts';
+import { ListWriter, type ItemRowsAt } from './list-writer.ts';
+import { type KeptList, type StoredTodo, type TodoStore } from './store.ts';
 import type { Todo } from './todo.ts';
 
 interface ListRow {
@@ -12,6 +12,7 @@ interface ListRow {
   title_version: string;
   run: string;
   sequence: number;
+  items_at: number;
 }
 interface TodoRow {
   id: string;
@@ -38,6 +39,11 @@ export interface SqliteTodoStoreOptions {
   readonly writes: SqlWrites;
 }
 
+/** A list as SQLite keeps it: as its readers see it, and where its item rows stand. */
+export interface KeptSqliteList extends KeptList {
+  readonly itemRows: ItemRowsAt;
+}
+
 /**
  * The list kept under `key` in SQLite, with its run, its sequence, its title and its latest
  * changes, so a restart, or a Durable Object leaving memory, loses nothing acknowledged, and
@@ -56,11 +62,11 @@ export function openSqliteTodoStore(db: SqlDatabase, options: SqliteTodoStoreOpt
  * is committed before readers see it and it is announced.
  */
 export function sqliteTodoStore(
-  start: KeptList,
+  start: KeptSqliteList,
   options: Omit<SqliteTodoStoreOptions, 'listId'>,
 ): TodoStore {
   const { key, keepChanges, writes } = options;
-  const writer = new ListWriter(writes, key, keepChanges);
+  const writer = new ListWriter(writes, key, keepChanges, start.itemRows);
   return new MemoryTodoStore({
     keepChanges,
     reportError: options.reportError,
@@ -69,31 +75,57 @@ export function sqliteTodoStore(
   });
 }
 
-function keptList(db: SqlDatabase, { key, listId, keepChanges }: SqliteTodoStoreOptions): KeptList {
+/**
+ * The list as its item rows hold it, at `items_at`, with the changes after that replayed over
+ * them, and its latest `keepChanges` changes for clients that resume.
+ */
+function keptList(
+  db: SqlDatabase,
+  { key, listId, keepChanges }: SqliteTodoStoreOptions,
+): KeptSqliteList {
   const row = db.all<ListRow>(
-    'SELECT title_json, title_version, run, sequence FROM lists WHERE list = ?',
+    'SELECT title_json, title_version, run, sequence, items_at FROM lists WHERE list = ?',
     key,
   )[0];
   if (row === undefined) throw new Error(`No list is kept under the key ${JSON.stringify(key)}.`);
-  const { run, sequence } = row;
-  const items = db
-    .all<TodoRow>(
-      'SELECT id, title_json, completed, version FROM list_items WHERE list = ? ORDER BY rowid',
-      key,
-    )
-    .map(({ id, title_json, completed, version }) => ({
+  const { run, sequence, items_at: itemsAt } = row;
+  const items = new Map<string, StoredTodo>();
+  for (const { id, title_json, completed, version } of db.all<TodoRow>(
+    'SELECT id, title_json, completed, version FROM list_items WHERE list = ? ORDER BY rowid',
+    key,
+  )) {
+    items.set(id, {
       todo: { id, title: JSON.parse(title_json) as string, completed: completed === 1 },
       version,
-    }));
+    });
+  }
+  const rows = db.all<ChangeRow>(
+    `SELECT sequence, type, data, idempotency_key FROM list_changes
+       LEFT JOIN list_change_keys USING (list, sequence)
+       WHERE list = ? AND sequence > ? ORDER BY sequence`,
+    key,
+    Math.min(itemsAt, sequence - keepChanges),
+  );
+  const after = rows
+    .filter((change) => change.sequence > itemsAt)
+    .map((change) => changeOf(run, change));
+  if (after.length !== sequence - itemsAt) {
+    throw new Error(
+      `The list kept under the key ${JSON.stringify(key)} lacks changes its items need: ` +
+        `${sequence - itemsAt} after ${itemsAt}, ${after.length} found. The storage was changed ` +
+        'by something other than this service.',
+    );
+  }
+  for (const change of after) {
+    // Map.set keeps an item's place: a replace stays where the item was made.
+    if (change.type === 'deleted') items.delete(change.todo.id);
+    else if (change.type !== 'list-renamed') {
+      items.set(change.todo.id, { todo: change.todo, version: change.id });
+    }
+  }
   const changes = unbrokenUpTo(
     sequence,
-    db.all<ChangeRow>(
-      `SELECT sequence, type, data, idempotency_key FROM list_changes
-         LEFT JOIN list_change_keys USING (list, sequence)
-         WHERE list = ? AND sequence > ? ORDER BY sequence`,
-      key,
-      sequence - keepChanges,
-    ),
+    rows.filter((change) => change.sequence > sequence - keepChanges),
   ).map((change) => changeOf(run, change));
   const baseId = eventIdOf({ run, sequence: sequence - changes.length });
   const info: ListInfo = { id: listId, title: JSON.parse(row.title_json) as string };
@@ -101,8 +133,9 @@ function keptList(db: SqlDatabase, { key, listId, keepChanges }: SqliteTodoStore
     run,
     sequence,
     list: { list: info, version: row.title_version },
-    items,
+    items: [...items.values()],
     history: { baseId, changes },
+    itemRows: { sequence: itemsAt, after },
   };
 }
 
@@ -115,9 +148,10 @@ function changeOf(run: string, row: ChangeRow): ChangeEvent {
 }
 
 /**
- * The rows, oldest first, that lead without a gap up to `sequence`. A run with
- * `sse.replayEvents` at 0 stores no changes, so rows from before it would skip its changes:
- * replaying them would hand a client a list with changes missing.
+ * The rows, oldest first, that lead without a gap up to `sequence`. A file written before item
+ * changes were folded kept no changes in a run with `sse.replayEvents` at 0, so rows from
+ * before that run would skip its changes: replaying them would hand a client a list with
+ * changes missing.
  */
 function unbrokenUpTo(sequence: number, rows: readonly ChangeRow[]): readonly ChangeRow[] {
   let first = rows.length;
