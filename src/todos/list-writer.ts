@@ -6,8 +6,8 @@ import { changeRows, foldRows, sequenceMove, type SequenceMove } from './sqlite-
 /**
  * How many changes of a list are written as changes alone before they are folded into its item
  * rows. An item's change then costs one row, not a row and its indexes, and an item made and
- * deleted within the same stretch never gets a row at all; loading a list replays at most this
- * many changes over its item rows.
+ * deleted within the same stretch never gets a row at all; loading a list replays fewer than
+ * this many changes over its item rows.
  */
 export const FOLD_EVERY = 1024;
 

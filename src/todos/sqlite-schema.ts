@@ -1,5 +1,7 @@
 import type { SqlDatabase } from './sql-database.ts';
 
+const ITEMS_AT = 'items_at INTEGER NOT NULL DEFAULT 0';
+
 /**
  * Every list in one database: a row of `lists` each, its items and its latest changes beside
  * it. The default list's key is `''`; a Durable Object holds one list, under that same key.
@@ -8,8 +10,6 @@ import type { SqlDatabase } from './sql-database.ts';
  * exactly as sent, and a JSON string may hold what SQLite's UTF-8 text cannot, a lone surrogate
  * such as `"\ud800"`, which as text would come back as U+FFFD.
  */
-const ITEMS_AT = 'items_at INTEGER NOT NULL DEFAULT 0';
-
 const TABLES = [
   // `items_at`: the sequence the item rows hold; the changes after it are folded in later.
   `CREATE TABLE IF NOT EXISTS lists (
