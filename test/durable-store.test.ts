@@ -3,26 +3,12 @@ import { listPathOf, namedListPaths } from '../src/lists/list-paths.ts';
 import type { SqlDatabase } from '../src/todos/sql-database.ts';
 import { expectProblem, sendJson, type TodoJson } from './support/api.ts';
 import { freshFile } from './support/fresh-file.ts';
-import { opened, sqliteService } from './support/sqlite-service.ts';
+import { failingWrites, opened, sqliteService } from './support/sqlite-service.ts';
 import { openStream } from './support/sse.ts';
 
 /** The handler over the lists kept in `db`; `replayEvents` and `reportError` as given. */
 const appOn = (db: SqlDatabase, replayEvents?: number, reportError?: (error: unknown) => void) =>
   sqliteService(db, { replayEvents, reportError });
-
-/** `db`, whose writes fail while `failing` is set, as a full disk makes them. */
-function failingWrites(db: SqlDatabase) {
-  const control = { failing: false };
-  const wrapped: SqlDatabase = {
-    all: (sql, ...params) => db.all(sql, ...params),
-    run(sql, ...params) {
-      if (control.failing) throw new Error('database or disk is full');
-      db.run(sql, ...params);
-    },
-    transaction: (work) => db.transaction(work),
-  };
-  return { db: wrapped, control };
-}
 
 describe('the list kept in SQLite', () => {
   it('answers a create it could not store with a generic 500', async () => {

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FOLD_EVERY } from '../src/todos/list-writer.ts';
-import type { SqlDatabase } from '../src/todos/sql-database.ts';
 import { expectProblem, sendJson, type TodoJson } from './support/api.ts';
 import { freshFile } from './support/fresh-file.ts';
-import { opened, sqliteService } from './support/sqlite-service.ts';
+import { failingWrites, opened, sqliteService } from './support/sqlite-service.ts';
 
 type Service = ReturnType<typeof sqliteService>;
 
@@ -36,20 +35,6 @@ async function changeMany(service: Service, count: number, ids: string[] = []) {
 async function listOf(service: Service) {
   const response = await service.fetch('/api/todos');
   return { etag: response.headers.get('etag'), todos: (await response.json()) as TodoJson[] };
-}
-
-/** `db`, whose writes fail while `failing` is set, as a full disk makes them. */
-function failingWrites(db: SqlDatabase) {
-  const control = { failing: false };
-  const wrapped: SqlDatabase = {
-    all: (sql, ...params) => db.all(sql, ...params),
-    run(sql, ...params) {
-      if (control.failing) throw new Error('database or disk is full');
-      db.run(sql, ...params);
-    },
-    transaction: (work) => db.transaction(work),
-  };
-  return { db: wrapped, control };
 }
 
 describe('a list kept in SQLite, its item rows folded from its changes', () => {

@@ -92,3 +92,17 @@ export function heldService(file: string) {
   const held = heldCommits(db);
   return { held, service: sqliteService(db, { committer: held.committer }) };
 }
+
+/** `db`, whose writes fail while `failing` is set, as a full disk makes them. */
+export function failingWrites(db: SqlDatabase) {
+  const control = { failing: false };
+  const wrapped: SqlDatabase = {
+    all: (sql, ...params) => db.all(sql, ...params),
+    run(sql, ...params) {
+      if (control.failing) throw new Error('database or disk is full');
+      db.run(sql, ...params);
+    },
+    transaction: (work) => db.transaction(work),
+  };
+  return { db: wrapped, control };
+}
