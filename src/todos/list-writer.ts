@@ -20,14 +20,13 @@ export interface ItemRowsAt {
 /**
  * One list's changes on their way to SQLite, each a write of its own. The changes of one list
  * in one batch move the list's sequence once: the first of them writes that statement, and each
- * one after it moves it on to its own sequence. Every `foldEvery` changes, one of them also
+ * one after it moves it on to its own sequence. Every `FOLD_EVERY` changes, one of them also
  * folds the changes since the last fold into the item rows, and trims the kept changes.
  */
 export class ListWriter {
   readonly #writes: SqlWrites;
   readonly #key: string;
   readonly #keepChanges: number;
-  readonly #foldEvery: number;
   /** The statements that move the sequence in the batch being formed, if any is. */
   #moving: { readonly batch: Batch; readonly move: SequenceMove } | undefined;
   /** The sequence the committed item rows hold. */
@@ -40,17 +39,10 @@ export class ListWriter {
   /** The sequences of the changes whose writes fold, not yet committed, in order. */
   readonly #folding: number[] = [];
 
-  constructor(
-    writes: SqlWrites,
-    key: string,
-    keepChanges: number,
-    itemRows: ItemRowsAt,
-    foldEvery = FOLD_EVERY,
-  ) {
+  constructor(writes: SqlWrites, key: string, keepChanges: number, itemRows: ItemRowsAt) {
     this.#writes = writes;
     this.#key = key;
     this.#keepChanges = keepChanges;
-    this.#foldEvery = foldEvery;
     this.#foldedAt = itemRows.sequence;
     this.#unfolded = [...itemRows.after];
   }
@@ -69,7 +61,7 @@ export class ListWriter {
   #statements(change: ChangeEvent, sequence: number, batch: Batch): readonly SqlStatement[] {
     const rows = changeRows(this.#key, change, sequence, this.#keepChanges);
     const foldedBefore = this.#folding.at(-1) ?? this.#foldedAt;
-    if (sequence - foldedBefore >= this.#foldEvery) {
+    if (sequence - foldedBefore >= FOLD_EVERY) {
       const changes = this.#unfolded.slice(
         foldedBefore - this.#foldedAt,
         sequence - this.#foldedAt,
