@@ -207,7 +207,7 @@ describe('the page of a named list', () => {
     for (const tab of tabs) await showsGone(tab);
 
     // Longer than EventSource waits before it reconnects: no tab asks for the stream again.
-    const served = e2e().service.requests().length;
+    const served = (await e2e().service.requestsSoFar()).length;
     await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS + 1000));
     expect(streams.map((stream) => stream.count)).toEqual([0, 0]);
     // The browser checks the page's service worker for an update on its own schedule: that

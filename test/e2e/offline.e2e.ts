@@ -49,6 +49,14 @@ describe('the page offline', () => {
     return tab;
   }
 
+  /**
+   * Waits until the page says `edits` are kept on this device: an edit is listed at once, and
+   * written to the device just after, so a reload before then would lose it.
+   */
+  async function untilKept(tab: TodoPage, edits: string): Promise<void> {
+    await eventually(() => pendingStatus(tab)).toBe(`${edits} not sent yet: kept on this device`);
+  }
+
   async function goOffline(tab: TodoPage): Promise<void> {
     proxy!.cut('reset');
     await eventually(() => tab.connection.getAttribute('data-state')).toBe('reconnecting');
@@ -146,7 +154,7 @@ describe('the page offline', () => {
       `New title (${NOT_SENT})`,
       `Made offline (${NOT_SENT})`,
     ]);
-    await eventually(() => pendingStatus(tab)).toBe('4 changes not sent yet: kept on this device');
+    await untilKept(tab, '4 changes');
     expect(await serverList()).toEqual(['Walk dog', 'Buy milk', 'Old title', 'Call mum']);
   });
 
@@ -171,7 +179,7 @@ describe('the page offline', () => {
     await tab.toggle('Two');
     await tab.clearCompleted.click();
     expect(await shown(tab)).toEqual(['Two']);
-    await eventually(() => pendingStatus(tab)).toBe('6 changes not sent yet: kept on this device');
+    await untilKept(tab, '6 changes');
 
     await comeBack(tab);
     expect(await serverList()).toEqual(['Two']);
@@ -183,6 +191,7 @@ describe('the page offline', () => {
     await tab.add('Seen online');
     await goOffline(tab);
     await tab.add('Added offline');
+    await untilKept(tab, '1 change');
 
     await tab.page.reload();
     await eventually(() => shown(tab)).toEqual(['Seen online', 'Added offline']);
@@ -205,6 +214,7 @@ describe('the page offline', () => {
     await tab.add('Eggs');
     await goOffline(tab);
     await tab.add('Flour');
+    await untilKept(tab, '1 change');
 
     await tab.page.reload();
     await eventually(() => shown(tab)).toEqual(['Eggs', 'Flour']);
@@ -266,9 +276,9 @@ describe('the page offline', () => {
     await comeBack(first);
     await eventually(() => pendingStatus(second)).toBe('');
     expect(await serverList()).toEqual(both);
-    const creates = e2e()
-      .service.requests()
-      .filter((request) => request.method === 'POST');
+    const creates = (await e2e().service.requestsSoFar()).filter(
+      (request) => request.method === 'POST',
+    );
     expect(creates).toHaveLength(2);
   });
 

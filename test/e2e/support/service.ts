@@ -6,6 +6,17 @@ export interface LoggedRequest {
   readonly status: number;
 }
 
+/** The start of the request id of the requests `requestsSoFar` makes to find its place in the log. */
+const MARKER = 'log-marker-';
+
+type MarkedRequest = LoggedRequest & { readonly reqId: string };
+
+function withoutMarkers(logged: readonly MarkedRequest[]): LoggedRequest[] {
+  return logged
+    .filter(({ reqId }) => !reqId.startsWith(MARKER))
+    .map(({ method, path, status }) => ({ method, path, status }));
+}
+
 /** The built service in a child process, as `npm start` runs it (prod profile). */
 export class Service {
   private constructor(
@@ -46,14 +57,39 @@ export class Service {
     return Number(new URL(this.url).port);
   }
 
-  /** Every request the service has logged so far, in order. */
+  /**
+   * Every request the service has logged so far, in order. It writes its log in batches, up to
+   * 50 ms late: `requestsSoFar` waits for the requests made before it.
+   */
   requests(): LoggedRequest[] {
+    return withoutMarkers(this.#logged());
+  }
+
+  /**
+   * Every request made before this call, once the service has logged them: it sends a request
+   * of its own and waits for that one's line, which the log writes after theirs.
+   */
+  async requestsSoFar(): Promise<LoggedRequest[]> {
+    const marker = `${MARKER}${crypto.randomUUID()}`;
+    const answer = await fetch(new URL('/hello', this.url), {
+      headers: { 'x-request-id': marker },
+    });
+    await answer.text();
+    for (let waited = 0; waited <= 2000; waited += 10) {
+      const logged = this.#logged();
+      const at = logged.findIndex(({ reqId }) => reqId === marker);
+      if (at !== -1) return withoutMarkers(logged.slice(0, at));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error('The service did not log a request within 2 s.');
+  }
+
+  #logged(): MarkedRequest[] {
     return this.process.stdout
       .split('\n')
       .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as { msg: string } & LoggedRequest)
-      .filter((entry) => entry.msg === 'request')
-      .map(({ method, path, status }) => ({ method, path, status }));
+      .map((line) => JSON.parse(line) as { msg: string } & MarkedRequest)
+      .filter((entry) => entry.msg === 'request');
   }
 
   async api(path: string, method = 'GET', body?: unknown): Promise<Response> {
