@@ -106,9 +106,12 @@ function keptList(
     key,
     Math.min(itemsAt, sequence - keepChanges),
   );
-  const after = rows
-    .filter((change) => change.sequence > itemsAt)
-    .map((change) => changeOf(run, change));
+  // Parsed once: the changes after the item rows and those kept for clients are mostly the same.
+  const parsed = rows.map((change) => ({
+    sequence: change.sequence,
+    change: changeOf(run, change),
+  }));
+  const after = parsed.filter((kept) => kept.sequence > itemsAt).map((kept) => kept.change);
   if (after.length !== sequence - itemsAt) {
     throw new Error(
       `The list kept under the key ${JSON.stringify(key)} lacks changes its items need: ` +
@@ -125,8 +128,8 @@ function keptList(
   }
   const changes = unbrokenUpTo(
     sequence,
-    rows.filter((change) => change.sequence > sequence - keepChanges),
-  ).map((change) => changeOf(run, change));
+    parsed.filter((kept) => kept.sequence > sequence - keepChanges),
+  ).map((kept) => kept.change);
   const baseId = eventIdOf({ run, sequence: sequence - changes.length });
   const info: ListInfo = { id: listId, title: JSON.parse(row.title_json) as string };
   return {
@@ -153,7 +156,10 @@ function changeOf(run: string, row: ChangeRow): ChangeEvent {
  * before that run would skip its changes: replaying them would hand a client a list with
  * changes missing.
  */
-function unbrokenUpTo(sequence: number, rows: readonly ChangeRow[]): readonly ChangeRow[] {
+function unbrokenUpTo<Row extends { readonly sequence: number }>(
+  sequence: number,
+  rows: readonly Row[],
+): readonly Row[] {
   let first = rows.length;
   while (first > 0 && rows[first - 1]!.sequence === sequence - (rows.length - first)) first -= 1;
   return rows.slice(first);
