@@ -6,7 +6,11 @@ import { Responses } from './http/responses.ts';
 import { requestIdOf } from './http/request-id.ts';
 import { pathOf } from './http/url-path.ts';
 
-export type Handler = (request: Request) => Promise<Response>;
+/**
+ * Answers `request`. A host that logs each request's id decides it first, with `requestIdOf`,
+ * and hands it in; otherwise the handler decides it.
+ */
+export type Handler = (request: Request, requestId?: string) => Promise<Response>;
 
 /** The router of the routes: each route is handed the request and the makers of its answers. */
 export type Routes = RouterType<IRequest, [Responses]>;
@@ -41,8 +45,8 @@ export function createHandler(host: Host, addRoutes: (router: Routes) => void): 
   addRoutes(router);
   const nowhere = () => new HttpProblem(404, 'Nothing is at this path.');
 
-  return async (request) => {
-    const responses = new Responses(host.Response, requestIdOf(request));
+  return async (request, requestId = requestIdOf(request)) => {
+    const responses = new Responses(host.Response, requestId);
     let response: Response;
     try {
       response =

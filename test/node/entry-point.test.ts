@@ -187,9 +187,9 @@ describe('logs', () => {
     });
   });
 
-  it('writes one JSON line per request in prod, with method, path, status, ms and id', async () => {
+  it('writes one JSON line per request in prod, with method, path, status, ms and the id it answered with', async () => {
     const service = start();
-    await fetch(`${await service.url()}/api/todos/nope?secret=1`);
+    const answer = await fetch(`${await service.url()}/api/todos/nope?secret=1`);
     const line = (await service.waitFor(/^.*"msg":"request".*$/m))[0];
     expect(JSON.parse(line)).toMatchObject({
       level: 30,
@@ -197,7 +197,7 @@ describe('logs', () => {
       path: '/api/todos/nope',
       status: 404,
       ms: expect.any(Number),
-      reqId: expect.any(String),
+      reqId: answer.headers.get('x-request-id'),
     });
   });
 

@@ -22,7 +22,7 @@ describe("the prod log's request line", () => {
       const reqId = 'a "q" \\ é';
       const answer = new Response(null, { status: 201, headers: { 'x-request-id': reqId } });
       const request = new Request(`http://localhost${path}${query}`, { method: 'POST' });
-      logRequest(logger, request, answer, performance.now());
+      logRequest(logger, request, reqId, answer, performance.now());
       // The time it took is the one field the test cannot know beforehand.
       const { ms } = JSON.parse(written[0]!) as { ms: number };
       logger[level]({ reqId, method: 'POST', path, status: 201, ms }, 'request');
@@ -34,7 +34,8 @@ describe("the prod log's request line", () => {
   it('is not written below the logger level', () => {
     const { logger, written } = jsonLogger('warn');
     const answer = new Response(null, { status: 200, headers: { 'x-request-id': 'r-1' } });
-    logRequest(logger, new Request('http://localhost/api/todos'), answer, performance.now());
+    const request = new Request('http://localhost/api/todos');
+    logRequest(logger, request, 'r-1', answer, performance.now());
     expect(written).toEqual([]);
   });
 });

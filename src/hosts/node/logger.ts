@@ -1,7 +1,6 @@
 import { hostname } from 'node:os';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import PinoPretty from 'pino-pretty';
-import { REQUEST_ID_HEADER } from '../../http/request-id.ts';
 import { pathOf } from '../../http/url-path.ts';
 import { jsonLines } from './json-lines.ts';
 import type { LogFormat, LogLevel } from './node-config.ts';
@@ -32,12 +31,13 @@ interface SpelledLines {
 const SPELLED = new WeakMap<Logger, SpelledLines>();
 
 /**
- * Logs the one line `request` gets once `response` is made; `started` is `performance.now()`
- * when it arrived.
+ * Logs the one line `request`, known by `requestId`, gets once `response` is made; `started` is
+ * `performance.now()` when it arrived.
  */
 export function logRequest(
   logger: Logger,
   request: Request,
+  requestId: string,
   response: Response,
   started: number,
 ): void {
@@ -46,7 +46,7 @@ export function logRequest(
   const level = path === HEALTH_PATH ? 'debug' : 'info';
   if (!logger.isLevelEnabled(level)) return;
   const line: RequestLine = {
-    reqId: response.headers.get(REQUEST_ID_HEADER)!,
+    reqId: requestId,
     method: request.method,
     path,
     status: response.status,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createServerAdapter, Response as AdapterResponse } from '@whatwg-node/server';
 import { createApp, type App } from '../../app.ts';
 import type { ErrorReporter } from '../../host.ts';
+import { requestIdOf } from '../../http/request-id.ts';
 import { pathOf } from '../../http/url-path.ts';
 import { localLists } from '../../lists/local-lists.ts';
 import type { ListStores } from '../../lists/list-stores.ts';
@@ -82,14 +83,15 @@ export async function startNodeServer(
   // Never rejects: the adapter would answer a rejection with the error's stack as the body.
   const answer = async (request: Request, socket: QueuedSocket): Promise<Response> => {
     const started = performance.now();
-    const response = await app.fetch(request);
+    const requestId = requestIdOf(request);
+    const response = await app.fetch(request, requestId);
     // The last answer is kept only while a later request may have to wait for it.
     if ((socket[IN_FLIGHT]! -= 1) === 0) socket[LAST_ANSWER] = undefined;
     try {
       // A refused body is left unread: closing the connection stops Node reading the rest.
       // While draining, closing after each answer lets keep-alive clients go elsewhere.
       if (draining || response.status === 413) response.headers.set('connection', 'close');
-      logRequest(logger, request, response, started);
+      logRequest(logger, request, requestId, response, started);
     } catch (error) {
       // The handler's answer stands: a change it made must not be reported as failed.
       reportError(error, request);
