@@ -20,7 +20,7 @@ describe("the prod log's request line", () => {
     (_, path, query, level) => {
       const { logger, written } = jsonLogger('debug');
       const reqId = 'a "q" \\ é';
-      const answer = new Response(null, { status: 201, headers: { 'x-request-id': reqId } });
+      const answer = new Response(null, { status: 201 });
       const request = new Request(`http://localhost${path}${query}`, { method: 'POST' });
       logRequest(logger, request, reqId, answer, performance.now());
       // The time it took is the one field the test cannot know beforehand.
@@ -33,7 +33,7 @@ describe("the prod log's request line", () => {
 
   it('is not written below the logger level', () => {
     const { logger, written } = jsonLogger('warn');
-    const answer = new Response(null, { status: 200, headers: { 'x-request-id': 'r-1' } });
+    const answer = new Response(null, { status: 200 });
     const request = new Request('http://localhost/api/todos');
     logRequest(logger, request, 'r-1', answer, performance.now());
     expect(written).toEqual([]);
