@@ -29,15 +29,17 @@ describe('the Node host when its own code fails around the handler', () => {
     expect(response.status).toBe(201);
   });
 
-  it('reports the failure to the error log', async () => {
+  it('reports the failure to the error log, with the id of the request it answered', async () => {
     const reported: LogLine[] = [];
     const running = await startNodeServer(nodeConfig(), failingRequestLog(reported));
     onTestFinished(() => running.close());
-    await (await fetch(`${running.url}/api/todos`)).text();
+    const response = await fetch(`${running.url}/api/todos`);
+    await response.text();
     expect(reported).toEqual([
       expect.objectContaining({
         level: 50,
         msg: 'unexpected error',
+        reqId: response.headers.get('x-request-id'),
         err: expect.objectContaining({ message: 'log sink broke' }),
       }),
     ]);

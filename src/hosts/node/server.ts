@@ -94,7 +94,7 @@ export async function startNodeServer(
       logRequest(logger, request, requestId, response, started);
     } catch (error) {
       // The handler's answer stands: a change it made must not be reported as failed.
-      reportError(error, request);
+      reportError(error, request, requestId);
     }
     return response;
   };
