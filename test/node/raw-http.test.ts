@@ -124,6 +124,16 @@ describe('the Node host on the wire', () => {
     expect(reply).toMatch(/^HTTP\/1\.1 431 /);
     expect(await listState(serviceAt(running.url))).toEqual(before);
   });
+  it("refuses chunk extensions over Node's limit with a bare 413, and keeps serving", async () => {
+    const before = await listState(serviceAt(running.url));
+    const reply = await exchange(
+      running.url,
+      'POST /api/todos HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+        `Transfer-Encoding: chunked\r\n\r\nd;x=${'a'.repeat(20000)}\r\n{"title":"a"}\r\n0\r\n\r\n`,
+    );
+    expect(reply).toMatch(/^HTTP\/1\.1 413 [^\r]*\r\nConnection: close\r\n\r\n$/);
+    expect(await listState(serviceAt(running.url))).toEqual(before);
+  });
 });
 
 // Timeouts short enough to watch fire, on a server of their own: the other tests must not
