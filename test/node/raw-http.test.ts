@@ -124,6 +124,7 @@ describe('the Node host on the wire', () => {
     expect(reply).toMatch(/^HTTP\/1\.1 431 /);
     expect(await listState(serviceAt(running.url))).toEqual(before);
   });
+
   it("refuses chunk extensions over Node's limit with a bare 413, and keeps serving", async () => {
     const before = await listState(serviceAt(running.url));
     const reply = await exchange(
