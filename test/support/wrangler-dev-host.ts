@@ -27,6 +27,11 @@ const START_TIMEOUT_MS = 50_000;
 /** How long a stopping `wrangler dev` may take to stop its workerd before it is killed. */
 const STOP_TIMEOUT_MS = 10_000;
 
+/** What wrangler prints when a port it was given was taken before it could listen. */
+const PORT_TAKEN = /Address already in use/;
+/** How many sets of ports a start may try. */
+const START_ATTEMPTS = 3;
+
 /** Lines that mean the runtime failed a request, whatever the client was answered. */
 const FAILURE_LINE =
   /Uncaught|worker restarted|Network connection lost|Can't read from request stream|\[ERROR\]/;
@@ -114,18 +119,33 @@ export class WranglerDev {
     this.child.stderr!.setEncoding('utf8').on('data', collect);
   }
 
+  /**
+   * Starts one, on ports that were free a moment before. Another process (a `wrangler dev` of
+   * a suite running beside this one, or its workerd) can take such a port first, so a start
+   * that finds a port taken is tried again on new ones.
+   */
   static async started(key: string, settings: WranglerDevSettings): Promise<WranglerDev> {
-    const dev = new WranglerDev(key, settings, await freePort(), await freePort());
+    for (let attempt = 1; ; attempt++) {
+      const dev = new WranglerDev(key, settings, await freePort(), await freePort());
+      if (await dev.ready()) return dev;
+      await dev.stop();
+      if (!PORT_TAKEN.test(dev.output) || attempt === START_ATTEMPTS) {
+        throw new Error(`wrangler dev did not start:\n${dev.output}`);
+      }
+    }
+  }
+
+  /** Waits until wrangler says where it listens: false if it fails, exits or takes too long. */
+  private async ready(): Promise<boolean> {
     const deadline = Date.now() + START_TIMEOUT_MS;
     for (;;) {
-      const ready = dev.output.match(/Ready on (http:\/\/\S+)/);
+      const ready = this.output.match(/Ready on (http:\/\/\S+)/);
       if (ready) {
-        dev.origin = ready[1]!;
-        return dev;
+        this.origin = ready[1]!;
+        return true;
       }
-      if (dev.child.exitCode !== null || Date.now() > deadline) {
-        await dev.stop();
-        throw new Error(`wrangler dev did not start:\n${dev.output}`);
+      if (PORT_TAKEN.test(this.output) || this.child.exitCode !== null || Date.now() > deadline) {
+        return false;
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
