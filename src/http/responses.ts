@@ -82,6 +82,7 @@ export class Responses {
           'x-request-id': this.requestId,
           'content-type': PROBLEM_TYPE,
           'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
           ...problem.extras.headers,
         };
     return new this.#ResponseImpl(JSON.stringify(problem.toBody(this.requestId)), {

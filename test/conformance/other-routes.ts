@@ -49,6 +49,12 @@ export function otherRoutesSuite(host: TestHost) {
       await expectProblem(await api().fetch(`/hello?name=${'a'.repeat(101)}`), 400);
     });
 
+    it('tells browsers not to sniff a refused greeting either', async () => {
+      const response = await api().fetch(`/hello?name=${'<b>'.repeat(34)}`);
+      expect(response.status).toBe(400);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    });
+
     it('answers POST /hello with 405', async () => {
       const response = await api().fetch('/hello', { method: 'POST' });
       expect(response.status).toBe(405);
