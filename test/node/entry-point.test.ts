@@ -166,6 +166,26 @@ describe('configuration errors', () => {
     expect(stderr).toContain('"port"');
     expect(stderr).toContain('"limits.items"');
   });
+
+  it('reports a headers timeout longer than the request timeout beside another problem', async () => {
+    const { stderr } = await failsWith((yaml) =>
+      yaml
+        .replace('port: 8080', 'port: -1')
+        .replace('headersTimeoutMs: 10000', 'headersTimeoutMs: 60000'),
+    );
+    expect(stderr).toContain('"port"');
+    expect(stderr).toContain('"server.headersTimeoutMs" (60000) must not exceed');
+  });
+
+  it('does not compare a refused timeout, which the file does not hold, with the other', async () => {
+    const { stderr } = await failsWith((yaml) =>
+      yaml
+        .replace('headersTimeoutMs: 10000', 'headersTimeoutMs: 60000')
+        .replace('requestTimeoutMs: 30000', 'requestTimeoutMs: -5'),
+    );
+    expect(stderr).toContain('"server.requestTimeoutMs" must be');
+    expect(stderr).not.toContain('must not exceed');
+  });
 });
 
 /** The lines the service has logged so far that are JSON, parsed. */

@@ -42,16 +42,24 @@ export function loadConfig(configDir: string, profile: string, env: NodeJS.Proce
   }
 
   const problems: string[] = [];
+  const refusedKeys = new Set<string>();
   const merged = mergeChecked(
     DEFAULT_NODE_CONFIG,
     NODE_CONFIG_RULES,
     document ?? {},
     '',
-    (key, problem) => problems.push(`${file}: ${key ? `key "${key}"` : 'the file'} ${problem}`),
+    (key, problem) => {
+      refusedKeys.add(key);
+      problems.push(`${file}: ${key ? `key "${key}"` : 'the file'} ${problem}`);
+    },
   ) as NodeConfig;
 
+  // A refused timeout stands at its default in `merged`: compared, it would report a value
+  // the file does not hold.
   const { headersTimeoutMs, requestTimeoutMs } = merged.server;
-  if (problems.length === 0 && headersTimeoutMs > requestTimeoutMs) {
+  const timeoutsAccepted =
+    !refusedKeys.has('server.headersTimeoutMs') && !refusedKeys.has('server.requestTimeoutMs');
+  if (timeoutsAccepted && headersTimeoutMs > requestTimeoutMs) {
     problems.push(
       `${file}: key "server.headersTimeoutMs" (${headersTimeoutMs}) must not exceed "server.requestTimeoutMs" (${requestTimeoutMs}).`,
     );
