@@ -3,6 +3,7 @@ import type { LogLine } from '../support/log-lines.ts';
 import { configDir, ServiceProcess } from '../support/service-process.ts';
 import { createServer } from 'node:net';
 import { request as httpRequest } from 'node:http';
+import { finished } from 'node:stream/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 
 const started: ServiceProcess[] = [];
@@ -12,6 +13,9 @@ function start(args: string[] = [], env: Record<string, string> = {}): ServicePr
   return service;
 }
 afterEach(() => started.splice(0).forEach((service) => service.stop()));
+
+/** How many free ports a test that needs one tries, in case another process takes one first. */
+const PORT_ATTEMPTS = 3;
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -53,8 +57,10 @@ describe('starting the service', () => {
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
       const service = start([], { PORT: String(port), HOST: '127.0.0.1' });
-      const url = await service.url().catch((error: unknown) => {
-        if (attempt < 3 && service.stdout.includes('the port is in use')) return undefined;
+      const url = await service.url().catch(async (error: unknown) => {
+        // Its last line may still be on its way when it exits.
+        await finished(service.child.stdout!);
+        if (attempt < PORT_ATTEMPTS && service.stdout.includes('the port is in use')) return;
         throw error;
       });
       if (url === undefined) continue;
@@ -186,15 +192,17 @@ describe('configuration errors', () => {
     expect(stderr).toContain('"server.headersTimeoutMs" (60000) must not exceed');
   });
 
-  it('does not compare a refused timeout, which the file does not hold, with the other', async () => {
-    const { stderr } = await failsWith((yaml) =>
-      yaml
-        .replace('headersTimeoutMs: 10000', 'headersTimeoutMs: 60000')
-        .replace('requestTimeoutMs: 30000', 'requestTimeoutMs: -5'),
-    );
-    expect(stderr).toContain('"server.requestTimeoutMs" must be');
-    expect(stderr).not.toContain('must not exceed');
-  });
+  it.each([
+    ['requestTimeoutMs', 'server:\n  headersTimeoutMs: 60000\n  requestTimeoutMs: -5\n'],
+    ['headersTimeoutMs', 'server:\n  headersTimeoutMs: -5\n  requestTimeoutMs: 5000\n'],
+  ])(
+    'does not compare a refused %s, which the file does not hold, with the other',
+    async (refused, yaml) => {
+      const { stderr } = await failsWith(yaml);
+      expect(stderr).toContain(`"server.${refused}" must be`);
+      expect(stderr).not.toContain('must not exceed');
+    },
+  );
 });
 
 /** The lines the service has logged so far that are JSON, parsed. */

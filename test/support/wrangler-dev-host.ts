@@ -22,7 +22,10 @@ const WRANGLER = join(PROJECT_ROOT, 'node_modules/.bin/wrangler');
 const TEST_ENTRY = 'test/workerd/entry.ts';
 /** What `npm run dev:edge` sets: no metrics, and no fetch of `Request.cf` from the network. */
 const WRANGLER_ENV = { WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' };
-/** How long `wrangler dev` may take to bundle and start workerd on a busy machine. */
+/**
+ * How long `wrangler dev` may take to bundle and start workerd on a busy machine, a start on new
+ * ports after a taken one included.
+ */
 const START_TIMEOUT_MS = 50_000;
 /** How long a stopping `wrangler dev` may take to stop its workerd before it is killed. */
 const STOP_TIMEOUT_MS = 10_000;
@@ -125,9 +128,11 @@ export class WranglerDev {
    * that finds a port taken is tried again on new ones.
    */
   static async started(key: string, settings: WranglerDevSettings): Promise<WranglerDev> {
+    // One deadline for every attempt, so a start fails within its test's hook timeout.
+    const deadline = Date.now() + START_TIMEOUT_MS;
     for (let attempt = 1; ; attempt++) {
       const dev = new WranglerDev(key, settings, await freePort(), await freePort());
-      if (await dev.ready()) return dev;
+      if (await dev.ready(deadline)) return dev;
       await dev.stop();
       if (!PORT_TAKEN.test(dev.output) || attempt === START_ATTEMPTS) {
         throw new Error(`wrangler dev did not start:\n${dev.output}`);
@@ -135,9 +140,11 @@ export class WranglerDev {
     }
   }
 
-  /** Waits until wrangler says where it listens: false if it fails, exits or takes too long. */
-  private async ready(): Promise<boolean> {
-    const deadline = Date.now() + START_TIMEOUT_MS;
+  /**
+   * Waits until wrangler says where it listens: false once it says a port is taken, or it
+   * exits, or `deadline` passes.
+   */
+  private async ready(deadline: number): Promise<boolean> {
     for (;;) {
       const ready = this.output.match(/Ready on (http:\/\/\S+)/);
       if (ready) {

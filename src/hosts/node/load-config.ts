@@ -54,8 +54,9 @@ export function loadConfig(configDir: string, profile: string, env: NodeJS.Proce
     },
   ) as NodeConfig;
 
-  // A refused timeout stands at its default in `merged`: compared, it would report a value
-  // the file does not hold.
+  // A timeout the file leaves out is in force at its default, and is compared. A refused one
+  // only stands at its default in `merged`: compared, it would quote a value the file does not
+  // give.
   const { headersTimeoutMs, requestTimeoutMs } = merged.server;
   const timeoutsAccepted =
     !refusedKeys.has('server.headersTimeoutMs') && !refusedKeys.has('server.requestTimeoutMs');
