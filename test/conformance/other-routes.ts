@@ -50,7 +50,7 @@ export function otherRoutesSuite(host: TestHost) {
     });
 
     it('tells browsers not to sniff a refused greeting either', async () => {
-      const response = await api().fetch(`/hello?name=${'<b>'.repeat(34)}`);
+      const response = await api().fetch(`/hello?name=${'a'.repeat(101)}`);
       expect(response.status).toBe(400);
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     });

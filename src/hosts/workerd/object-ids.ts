@@ -1,11 +1,12 @@
 import { base64UrlOf, bytesOfBase64Url } from '../../lists/list-id.ts';
 
 /**
- * A named list's id on workerd is its Durable Object's own id, made by `newUniqueId()`: 16
- * random bytes and 16 bytes of a MAC under the namespace's key, written in base64url (43
- * characters) rather than hex. The worker checks an id with the runtime's own
- * `idFromString`, which verifies that MAC, so an id nobody made is refused before any object
- * is woken, and no storage is ever made for it.
+ * A named list's id on workerd is its Durable Object's own id, written in base64url (43
+ * characters) rather than hex. It is made by `newUniqueId()` (16 random bytes and 16 bytes of a
+ * MAC under the namespace's key) or, for a list made with an `Idempotency-Key`, by
+ * `idFromName` from the key. The worker checks an id with the runtime's own `idFromString`,
+ * which verifies that it belongs to the namespace, so an id nobody made is refused before any
+ * object is woken, and no storage is ever made for it.
  */
 export function listIdOf(objectId: DurableObjectId): string {
   const hex = objectId.toString();
