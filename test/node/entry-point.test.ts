@@ -3,7 +3,6 @@ import type { LogLine } from '../support/log-lines.ts';
 import { configDir, ServiceProcess } from '../support/service-process.ts';
 import { createServer } from 'node:net';
 import { request as httpRequest } from 'node:http';
-import { finished } from 'node:stream/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 
 const started: ServiceProcess[] = [];
@@ -57,9 +56,7 @@ describe('starting the service', () => {
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
       const service = start([], { PORT: String(port), HOST: '127.0.0.1' });
-      const url = await service.url().catch(async (error: unknown) => {
-        // Its last line may still be on its way when it exits.
-        await finished(service.child.stdout!);
+      const url = await service.url().catch((error: unknown) => {
         if (attempt < PORT_ATTEMPTS && service.stdout.includes('the port is in use')) return;
         throw error;
       });

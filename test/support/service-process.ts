@@ -12,6 +12,10 @@ export class ServiceProcess {
   readonly child: ChildProcess;
   stdout = '';
   stderr = '';
+  /**
+   * Resolves once the process has ended and all it wrote has been read ('close', not 'exit':
+   * at 'exit' its last lines may still be on their way), so stdout and stderr are whole then.
+   */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   constructor(args: string[], env: Record<string, string> = {}) {
@@ -22,7 +26,7 @@ export class ServiceProcess {
     this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (this.stdout += chunk));
     this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
     this.exited = new Promise((resolve) =>
-      this.child.once('exit', (code, signal) => resolve({ code, signal })),
+      this.child.once('close', (code, signal) => resolve({ code, signal })),
     );
   }
 
