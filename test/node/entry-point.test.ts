@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LogLine } from '../support/log-lines.ts';
+import { freePort } from '../support/free-port.ts';
 import { configDir, ServiceProcess } from '../support/service-process.ts';
 import { createServer } from 'node:net';
 import { request as httpRequest } from 'node:http';
@@ -15,14 +16,6 @@ afterEach(() => started.splice(0).forEach((service) => service.stop()));
 
 /** How many free ports a test that needs one tries, in case another process takes one first. */
 const PORT_ATTEMPTS = 3;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('starting the service', () => {
   it('starts the prod profile when given no argument', async () => {

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +13,7 @@ import {
   type TestHost,
   type TestService,
 } from './hosts.ts';
+import { freePort } from './free-port.ts';
 import { varsOf } from './worker-vars.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -38,17 +38,6 @@ const START_ATTEMPTS = 3;
 /** Lines that mean the runtime failed a request, whatever the client was answered. */
 const FAILURE_LINE =
   /Uncaught|worker restarted|Network connection lost|Can't read from request stream|\[ERROR\]/;
-
-/** Asks the system for a port nobody listens on. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /** Every `wrangler dev` still running, stopped however the test process ends. */
 const running = new Set<ChildProcess>();
