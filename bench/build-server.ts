@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '../test/support/free-port.ts';
 import { spawnServer, type ServerChild, type StartOptions } from './children.ts';
 
 const clockTicksPerSecond = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString()) || 100;
@@ -14,14 +14,6 @@ function cpuMs(pid: number) {
   // The command name, in parentheses, may itself hold ") ".
   const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await new Promise((done) => probe.once('listening', done));
-  const { port } = probe.address() as { port: number };
-  await new Promise((done) => probe.close(done));
-  return port;
 }
 
 /**

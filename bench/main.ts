@@ -89,7 +89,7 @@ try {
     report(
       `Throughput (${servedBy}): for each scenario, fresh servers up at once, its list made ` +
         `straight in each server's store (over HTTP for a build), the load taking turns ` +
-        `between them: ${turnsText}.`,
+        `between them: ${turnsText}${builds ? `, in ${bench.rounds} rounds on new processes` : ''}.`,
       throughputTables(throughput, scenarios, servers),
     );
   }

@@ -28,7 +28,7 @@ npm run bench:ab -- <build A> <build B> [options]   (the same as npm run bench -
                    the load takes turns between them, a slice each a turn (default 8)
   --duration S     seconds a slice (default 1)
   --warmup S       seconds of warm-up for each server first (default 1)
-  --rounds N       rounds of fan-out and of the memory of lists (default 3)
+  --rounds N       rounds, each on new processes, of fan-out, lists' memory and --ab (default 3)
   --only A,B       sections (${SECTIONS.join(', ')}) and/or throughput scenarios
                    (${SCENARIOS.map((scenario) => scenario.id).join(', ')})
   --servers A,B    of ${SERVER_KINDS.join(', ')} (default all; ours is always one)

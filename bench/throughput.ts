@@ -10,17 +10,18 @@ export interface ThroughputRun extends SliceRun<ServerKind> {
 
 /**
  * Each scenario on every server, all of them up at once on fresh state, the load taking turns
- * between them.
+ * between them; two builds `bench.rounds` times, on new processes: each is biased for life.
  */
 export async function runThroughput(
   bench: Bench,
   scenarios: readonly Scenario[],
   kinds: readonly ServerKind[],
 ): Promise<ThroughputRun[]> {
+  const rounds = kinds.includes('B') ? bench.rounds : 1;
   const runs: ThroughputRun[] = [];
   const { warmUpSeconds, turns, sliceSeconds } = bench.turns;
   const seconds = warmUpSeconds + turns * sliceSeconds;
-  for (const scenario of scenarios) {
+  for (const scenario of scenarios.flatMap((one) => Array<Scenario>(rounds).fill(one))) {
     const servers = await Promise.all(
       kinds.map((kind) => bench.launch(kind, `${kind}-${scenario.id}`)),
     );
@@ -34,8 +35,9 @@ export async function runThroughput(
           })),
         ),
       );
-      const scenarioRuns = await takeTurns(contenders, bench.turns, scenario.label);
-      runs.push(...scenarioRuns.map((run) => ({ ...run, scenario: scenario.id })));
+      const ran = await takeTurns(contenders, bench.turns, scenario.label);
+      const before = runs.length; // turns numbered on across rounds: a ratio is within a turn
+      for (const run of ran) runs.push({ ...run, turn: before + run.turn, scenario: scenario.id });
     } finally {
       await Promise.all(servers.map((server) => server.stop()));
     }

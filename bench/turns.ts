@@ -78,7 +78,7 @@ export async function takeTurns<K>(
 /** What every section shares: how to start a server, and how long to load it. */
 export interface Bench {
   readonly turns: TurnSettings;
-  /** Rounds of the sections that measure once a server: fan-out, the memory of lists. */
+  /** Rounds, each on new servers, of fan-out, the memory of lists, and two builds' throughput. */
   readonly rounds: number;
   /** `limits.maxItems` for every server, so POST and the DELETE pool fit. */
   readonly maxItems: number;
