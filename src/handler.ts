@@ -4,6 +4,7 @@ import { isApiPath } from './http/cors.ts';
 import { HttpProblem } from './http/problem.ts';
 import { Responses } from './http/responses.ts';
 import { requestIdOf } from './http/request-id.ts';
+import { routeTable } from './http/route-table.ts';
 import { pathOf } from './http/url-path.ts';
 
 /**
@@ -16,17 +17,8 @@ export type Handler = (request: Request, requestId?: string) => Promise<Response
 export type Routes = RouterType<IRequest, [Responses]>;
 
 /**
- * itty-router reads the path with `new URL` before any route runs, and that throws a TypeError
- * for a URL it cannot parse (a Host header such as "a b" makes one): the client's mistake, not
- * ours. Checked only once something was thrown, so a good URL is parsed once, not twice.
- */
-function asClientsFault(error: unknown, request: Request): unknown {
-  if (error instanceof HttpProblem || URL.canParse(request.url)) return error;
-  return new HttpProblem(400, 'The request URL or its Host header is not valid.');
-}
-
-/**
- * A router of the routes `addRoutes` adds, as a handler that never rejects: an `HttpProblem`
+ * A router of the routes `addRoutes` adds, matched by a `routeTable` of them, as a handler that
+ * never rejects (a URL no parser accepts is the client's mistake, answered 400): an `HttpProblem`
  * thrown anywhere is answered as problem+json, anything else is reported to the host and
  * answered with a generic 500. Every answer carries the request's id (`X-Request-Id`), and a
  * problem names it as its `instance`, so a user can quote it and it can be found in the log:
@@ -43,6 +35,7 @@ export function createHandler(host: Host, addRoutes: (router: Routes) => void): 
 
   const router: Routes = Router<IRequest, [Responses]>();
   addRoutes(router);
+  const route = routeTable(router.routes);
   const nowhere = () => new HttpProblem(404, 'Nothing is at this path.');
 
   return async (request, requestId = requestIdOf(request)) => {
@@ -50,10 +43,10 @@ export function createHandler(host: Host, addRoutes: (router: Routes) => void): 
     let response: Response;
     try {
       response =
-        ((await router.fetch(request as IRequest, responses)) as Response | undefined) ??
+        ((await route(request as IRequest, responses)) as Response | undefined) ??
         answerError(nowhere(), request, responses);
     } catch (error) {
-      response = answerError(asClientsFault(error, request), request, responses);
+      response = answerError(error, request, responses);
     }
     // HEAD is routed like GET; its body is dropped here, errors included.
     if (request.method === 'HEAD') response = await responses.headOf(response);
