@@ -21,7 +21,10 @@ export async function runThroughput(
   const runs: ThroughputRun[] = [];
   const { warmUpSeconds, turns, sliceSeconds } = bench.turns;
   const seconds = warmUpSeconds + turns * sliceSeconds;
-  for (const scenario of scenarios.flatMap((one) => Array<Scenario>(rounds).fill(one))) {
+  const rounded = scenarios.flatMap((scenario) =>
+    [...Array(rounds).keys()].map((round) => ({ scenario, round })),
+  );
+  for (const { scenario, round } of rounded) {
     const servers = await Promise.all(
       kinds.map((kind) => bench.launch(kind, `${kind}-${scenario.id}`)),
     );
@@ -35,9 +38,11 @@ export async function runThroughput(
           })),
         ),
       );
-      const ran = await takeTurns(contenders, bench.turns, scenario.label);
-      const before = runs.length; // turns numbered on across rounds: a ratio is within a turn
-      for (const run of ran) runs.push({ ...run, turn: before + run.turn, scenario: scenario.id });
+      const label = rounds > 1 ? `${scenario.label}, round ${round + 1}` : scenario.label;
+      // Turns numbered on across rounds, as a ratio pairs the runs of one turn.
+      for (const run of await takeTurns(contenders, bench.turns, label)) {
+        runs.push({ ...run, turn: round * turns + run.turn, scenario: scenario.id });
+      }
     } finally {
       await Promise.all(servers.map((server) => server.stop()));
     }

@@ -26,7 +26,7 @@ const SERVICE_SHAPED = `
   options {list}/todos preflight · all {list}/todos not-allowed · get {list}/todos/:id read
   put {list}/todos/:id replace · delete {list}/todos/:id ?delete · all {list}/todos/:id no
   get {list}/sse events · get /api/lists lists · post /api/lists new-list
-  get /api/lists/:listId list-info · get /api/openapi.json openapi · get /hello hello
+  get /api/lists/:list list-info · get /api/openapi.json openapi · get /hello hello
   all /hello hello-not-allowed · get /healthz health · all /api/* no-such-api
   get /lists/:id page · get /service-worker.js worker · get * file · head * file
   all * file-not-allowed`;
@@ -44,7 +44,7 @@ function serviceShapedRouter() {
     .split(/\s*[·\n]\s*/)
     .map((route) => route.split(' ') as [string, string, string]);
   const perList = routes.filter(([, pattern]) => pattern.includes('{list}'));
-  for (const prefix of ['/api', '/api/lists/:listId']) {
+  for (const prefix of ['/api', '/api/lists/:list']) {
     for (const [method, pattern, name] of perList) {
       router[method]!(pattern.replace('{list}', prefix), ...handlersNamed(name));
     }
@@ -56,7 +56,17 @@ function serviceShapedRouter() {
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'PROPFIND'];
-const ORIGINS = ['http://127.0.0.1:3000', 'http://localhost:8787', 'http://[::1]:3000'];
+const ORIGINS = [
+  'http://127.0.0.1:3000',
+  'http://localhost:8787',
+  'http://[::1]:3000',
+  // Hosts after which not all that follows is path, or which are not the URL's origin as written.
+  'http://x?',
+  'http://x#',
+  'http://user@x',
+  'http://LOCALHOST:3000',
+  'http://x:80',
+];
 const PATHS = [
   '/',
   '/hello',
@@ -92,6 +102,10 @@ const PATHS = [
   '/café',
   '/a b',
   '/%2e%2e/hello',
+  '/api\\todos',
+  '/hello#x',
+  '/a\tb',
+  '/api/todos\n',
 ];
 
 describe('the route table', () => {
@@ -117,6 +131,13 @@ describe('the route table', () => {
   it('refuses with 400 a URL that no parser accepts, which fetch cannot route either', async () => {
     await expect(viaFetch('GET', 'http://a b/hello')).rejects.toThrow(TypeError);
     await expect(viaTable('GET', 'http://a b/hello')).rejects.toEqual(
+      new HttpProblem(400, 'The request URL or its Host header is not valid.'),
+    );
+  });
+
+  it('refuses with 400 a bad Host the same length as a good one already met', async () => {
+    await viaTable('GET', 'http://localhost:8787/hello');
+    await expect(viaTable('GET', 'http://localhost:87 7/hello')).rejects.toEqual(
       new HttpProblem(400, 'The request URL or its Host header is not valid.'),
     );
   });

@@ -16,8 +16,9 @@ const PLAIN_PATH = /^\/[\w\-~/]*$/;
  * The router's routes (its public `routes`), matched as its `fetch` matches them: the first
  * route whose method (or `all`) and path match, its handlers in turn until one answers, then the
  * next route. Unlike `fetch`, it does not parse the URL and its query for every request: the path
- * is cut out of the URL, which is parsed only for an origin or a kind of path not met before, and
- * only the routes of the request's method are tried (docs/dependencies.md has what that saves).
+ * is cut out of the URL, which is parsed only for an origin not met before or a path not written
+ * plainly (dot segments, escapes and the like, which `new URL` may rewrite), and only the routes
+ * of the request's method are tried (docs/dependencies.md has what that saves).
  * test/route-table.test.ts holds it to `fetch`'s choices. No route reads `request.query`, so it is
  * not filled in.
  */
@@ -50,9 +51,10 @@ export function routeTable(entries: readonly RouteEntry<IRequest, [Responses]>[]
 
 /**
  * The path of a URL as `new URL(url).pathname` gives it. A client sends the same Host header
- * over and over: once a URL with it parsed, and its path came out as written, a plain path
- * after that same origin is taken as written. Anything else is parsed, and a URL no parser
- * accepts (a Host header such as "a b" makes one) is refused.
+ * over and over: once a URL with it was parsed, its text before the path was exactly the URL's
+ * origin, and its path came out as written, a plain path after that same origin is taken as
+ * written. Anything else is parsed, and a URL no parser accepts (a Host header such as "a b"
+ * makes one) is refused.
  */
 function pathFinder() {
   let checkedOrigin = '';
@@ -62,11 +64,16 @@ function pathFinder() {
     const written = start === -1 ? '' : url.slice(start, query === -1 ? undefined : query);
     const plain = PLAIN_PATH.test(written);
     if (plain && start === checkedOrigin.length && url.startsWith(checkedOrigin)) return written;
-    if (!URL.canParse(url)) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
       throw new HttpProblem(400, 'The request URL or its Host header is not valid.');
     }
-    const { pathname } = new URL(url);
-    if (plain && pathname === written) checkedOrigin = url.slice(0, start);
-    return pathname;
+    // Only text that is the URL's own origin is kept: after a Host holding a "?" or "#", or a
+    // user, the text that follows is not all path.
+    const origin = url.slice(0, start);
+    if (plain && parsed.pathname === written && parsed.origin === origin) checkedOrigin = origin;
+    return parsed.pathname;
   };
 }
