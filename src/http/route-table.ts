@@ -1,6 +1,7 @@
 import type { IRequest, RouteEntry } from 'itty-router';
 import type { Responses } from './responses.ts';
 import { HttpProblem } from './problem.ts';
+import { pathAt, pathStart } from './url-path.ts';
 
 type Handler = (request: IRequest, responses: Responses) => unknown;
 interface Route {
@@ -59,9 +60,8 @@ export function routeTable(entries: readonly RouteEntry<IRequest, [Responses]>[]
 function pathFinder() {
   let checkedOrigin = '';
   return (url: string): string => {
-    const start = url.indexOf('/', url.indexOf('//') + 2);
-    const query = url.indexOf('?', start);
-    const written = start === -1 ? '' : url.slice(start, query === -1 ? undefined : query);
+    const start = pathStart(url);
+    const written = pathAt(url, start);
     const plain = PLAIN_PATH.test(written);
     if (plain && start === checkedOrigin.length && url.startsWith(checkedOrigin)) return written;
     let parsed: URL;
