@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { CommitCounts } from '../src/todos/group-commit.ts';
+import type { CommitCounts } from '../src/storage/group-commit.ts';
 
 export type { CommitCounts };
 

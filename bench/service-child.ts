@@ -29,7 +29,7 @@ async function startNodeHost(maxItems: number, storageFile?: string): Promise<Ch
       sse: { ...DEFAULT_NODE_CONFIG.sse, maxClients: 20_000 },
     },
     createLogger(DEFAULT_NODE_CONFIG.log),
-    { stores: storage?.stores },
+    storage?.stores,
   );
   const { lists, events } = running.app;
   const { store } = lists.defaultList!;
@@ -38,9 +38,9 @@ async function startNodeHost(maxItems: number, storageFile?: string): Promise<Ch
     openStreams: () => events.openCount,
     create: async (title, completed) => (await store.create({ title, completed })).todo.id,
     createList: async (title) => {
-      const { list } = await lists.create(title);
-      await lists.find(list.id)!.store.create({ title: 'Water the plants', completed: false });
-      return list.id;
+      const { info } = await lists.create(title);
+      await lists.named.get(info.id)!.store.create({ title: 'Water the plants', completed: false });
+      return info.id;
     },
     ...(storage && { commits: () => storage.commits.counts }),
   };

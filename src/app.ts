@@ -1,30 +1,74 @@
+import { addItemRoutes, type ListRouteDeps } from './api/items.ts';
+import { addListRoutes } from './api/lists.ts';
+import { addSiteRoutes } from './api/site.ts';
+import { addStaticRoutes, type AssetSource } from './api/static-files.ts';
 import { DEFAULT_APP_CONFIG, type AppConfig } from './config.ts';
-import { createHandler, type Handler } from './handler.ts';
-import { addHealthRoute } from './health/routes.ts';
-import { addHelloRoute } from './hello/routes.ts';
-import { WEB_HOST, type Host } from './host.ts';
 import { HttpProblem } from './http/problem.ts';
-import { addStaticRoutes } from './http/static-files.ts';
-import { StreamTally, type EventStreamStats } from './live/stream-tally.ts';
-import { addEventRoutes } from './live/routes.ts';
-import { listBases } from './lists/list-bases.ts';
-import { LIST_PAGE } from './lists/list-paths.ts';
-import type { ListDirectory, OpenListDirectory } from './lists/list-directory.ts';
+import { createHandler, type ErrorReporter, type Handler, type Routes } from './http/router.ts';
+import {
+  openWebEventChannel,
+  StreamTally,
+  type EventStreamStats,
+  type OpenEventChannel,
+} from './live/event-channel.ts';
+import type { ListDirectory, OpenListDirectory } from './lists/directory.ts';
 import { localLists } from './lists/local-lists.ts';
-import { addListRoutes } from './lists/routes.ts';
-import { addOpenApiRoute } from './openapi/route.ts';
-import { addTodoRoutes } from './todos/routes.ts';
-import type { TodoStore } from './todos/store.ts';
+import { LIST_PAGE } from './model/resources.ts';
+
+/**
+ * What the handler takes from the server it runs in: the duties only a host can do (its files,
+ * its error log), what it can tell of its connections, and the ways to its sockets that it may
+ * offer in place of the web-standard ones. The Node host offers some; workerd needs none.
+ */
+export interface Host {
+  /** The files of `public/`; without them every page path is 404. */
+  readonly assets?: AssetSource;
+  /** Where unexpected exceptions go; the client only ever sees a generic 500. */
+  readonly reportError: ErrorReporter;
+  /**
+   * The class every answer is built with. On Node, @whatwg-node/server writes its own class
+   * straight to the socket, while the global one has to be read back through a web stream.
+   */
+  readonly Response: typeof Response;
+  /**
+   * Whether the host delivers exactly Content-Length bytes of a body that declares one, as an
+   * HTTP/1.1 server's parser does, so such a body may be read whole. A `Request` built in code
+   * may declare any length.
+   */
+  readonly contentLengthIsExact: boolean;
+  /** How each event stream is made: a web `TransformStream`, or a Durable Object's socket. */
+  readonly openEventChannel: OpenEventChannel;
+  /**
+   * Whether the handler writes the heartbeats of its event streams. On workerd the worker that
+   * carries each stream to its client writes them instead, so that the list's object keeps no
+   * timer and can hibernate between changes.
+   */
+  readonly writesHeartbeats: boolean;
+  /**
+   * Runs `task` once the answers now under way are written, so that a change is answered
+   * before it is written to every open stream (Node: `setImmediate`). Without it, a change
+   * reaches the streams before its answer leaves.
+   */
+  readonly afterAnswers?: (task: () => void) => void;
+}
+
+/** The web-standard way for every part: what a host that offers nothing gets. */
+const WEB_HOST: Host = {
+  reportError: (error) => console.error(error),
+  Response,
+  contentLengthIsExact: false,
+  openEventChannel: openWebEventChannel,
+  writesHeartbeats: true,
+};
+
+/** The documented default of `limits.maxLists`, where the handler holds every list itself. */
+export const DEFAULT_MAX_LISTS = 10000;
 
 export interface AppOptions {
   readonly config?: AppConfig;
-  /**
-   * The lists the handler serves; by default all of them in this process's memory
-   * (`localLists()`), with `store` as the default list's store when given.
-   */
+  /** The lists the handler serves; by default all of them in this process's memory. */
   readonly lists?: OpenListDirectory;
-  readonly store?: TodoStore;
-  /** What the server offers; a part left out takes the web-standard way (`WEB_HOST`). */
+  /** What the server offers; a part left out takes the web-standard way. */
   readonly host?: Partial<Host>;
 }
 
@@ -36,42 +80,67 @@ export interface App {
   readonly events: EventStreamStats;
   /** The host is going away: from now on `/healthz` answers 503; everything else still works. */
   drain(): void;
-  /** Ends every open event stream and refuses new ones; the host is shutting down. */
+  /** Ends every open event stream and refuses new ones: the host is shutting down. */
   close(): void;
 }
 
 /** The whole service as one web-standard `fetch(Request)` handler, for any host. */
 export function createApp(options: AppOptions = {}): App {
-  const config = options.config ?? DEFAULT_APP_CONFIG;
-  const host: Host = { ...WEB_HOST, ...options.host };
-  const openLists = options.lists ?? localLists({ defaultStore: options.store });
-  const tally = new StreamTally();
-  const lists = openLists({ config, host, tally });
   let draining = false;
-  const fetch = createHandler(host, (router) => {
-    const bases = listBases(lists);
-    const body = { limits: config.limits, contentLengthIsExact: host.contentLengthIsExact };
-    addTodoRoutes(router, { bases, ...body });
-    addEventRoutes(router, bases);
-    addListRoutes(router, { lists, ...body });
-    addOpenApiRoute(router, config);
-    addHelloRoute(router);
-    addHealthRoute(router, () => draining);
-    router.all('/api/*', () => {
-      throw new HttpProblem(404, 'There is no such API route; the to-dos are at /api/todos.');
-    });
+  const app = assemble(options, (router, deps, host, config) => {
+    addItemRoutes(router, deps);
+    addListRoutes(router, deps);
+    addSiteRoutes(router, { config, assets: host.assets, isDraining: () => draining });
+    router.all('/api/*', noSuchApiRoute);
     addStaticRoutes(router, host.assets, {
       [LIST_PAGE]: 'index.html',
       // At the root, so that the page's service worker may control every page of the origin.
       '/service-worker.js': 'build/page/service-worker.js',
     });
   });
-  const drain = () => {
-    draining = true;
+  return {
+    ...app,
+    drain: () => {
+      draining = true;
+    },
+    close: () => {
+      draining = true;
+      app.close();
+    },
   };
+}
+
+/**
+ * One list's routes, its items, its stream and the list itself, as a handler: what a Durable
+ * Object that holds a list serves. Anything else is 404.
+ */
+export function createListApp(options: AppOptions): App {
+  return assemble(options, (router, deps) => {
+    addItemRoutes(router, deps);
+    addListRoutes(router, deps);
+    router.all('/api/*', noSuchApiRoute);
+  });
+}
+
+function noSuchApiRoute(): never {
+  throw new HttpProblem(404, 'There is no such API route; the to-dos are at /api/todos.');
+}
+
+function assemble(
+  options: AppOptions,
+  addRoutes: (router: Routes, deps: ListRouteDeps, host: Host, config: AppConfig) => void,
+): App {
+  const config = options.config ?? DEFAULT_APP_CONFIG;
+  const host: Host = { ...WEB_HOST, ...options.host };
+  const tally = new StreamTally();
+  const openLists = options.lists ?? localLists({ maxLists: DEFAULT_MAX_LISTS });
+  const lists = openLists({ config, host, tally });
+  const deps = { lists, limits: config.limits, contentLengthIsExact: host.contentLengthIsExact };
+  const fetch = createHandler(host.Response, host.reportError, (router) =>
+    addRoutes(router, deps, host, config),
+  );
   const close = () => {
-    drain();
-    for (const list of lists.held()) list.close();
+    for (const list of lists.inMemory()) list.close();
   };
-  return { fetch, lists, events: tally, drain, close };
+  return { fetch, lists, events: tally, drain: () => {}, close };
 }

@@ -1,6 +1,6 @@
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { LISTS_PATH, listPathOf, namedListPaths } from '../src/lists/list-paths.ts';
+import { LISTS_PATH, listPathOf, namedListPaths } from '../src/model/resources.ts';
 import { expectProblem, sendJson, type TodoJson } from './support/api.ts';
 import { freshFile } from './support/fresh-file.ts';
 import { heldService, opened, sqliteService } from './support/sqlite-service.ts';
@@ -36,16 +36,6 @@ function keyRowsIn(file: string): number {
     db.close();
   }
 }
-
-/** A file as the service wrote it before `list_key_deletions`: two lists deleted, keyed. */
-const LIST_KEYS_BEFORE_ORDER = [
-  `CREATE TABLE lists (list TEXT PRIMARY KEY, title_json TEXT NOT NULL,
-     title_version TEXT NOT NULL, run TEXT NOT NULL, sequence INTEGER NOT NULL)`,
-  `CREATE TABLE list_keys (idempotency_key TEXT PRIMARY KEY, list TEXT NOT NULL,
-     title_json TEXT NOT NULL, version TEXT NOT NULL) WITHOUT ROWID`,
-  `INSERT INTO list_keys VALUES ('old', 'gone1', '"Groceries"', '"r.0"'),
-     ('older', 'gone2', '"Groceries"', '"r.0"')`,
-];
 
 describe('Idempotency-Key with the lists kept in SQLite', () => {
   it('answers a retried item create as the first after a restart, making nothing', async () => {
@@ -137,17 +127,6 @@ describe('Idempotency-Key with the lists kept in SQLite', () => {
   it('keeps no more rows in list_keys than limits.maxLists deleted lists', async () => {
     const file = freshFile();
     await makeAndDeleteKeyed(sqliteService(opened(file), { maxLists: 2 }), 5);
-    expect(keyRowsIn(file)).toBe(2);
-  });
-
-  it('opens a file whose list_keys came before the deletions were ordered, trimming it', async () => {
-    const file = freshFile();
-    const old = new DatabaseSync(file);
-    for (const statement of LIST_KEYS_BEFORE_ORDER) old.exec(statement);
-    old.close();
-    const service = sqliteService(opened(file), { maxLists: 2 });
-    await expectProblem(await createKeyed(service, '"old"'), 410);
-    await makeAndDeleteKeyed(service, 1);
     expect(keyRowsIn(file)).toBe(2);
   });
 

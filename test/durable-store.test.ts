@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { listPathOf, namedListPaths } from '../src/lists/list-paths.ts';
-import type { SqlDatabase } from '../src/todos/sql-database.ts';
+import { listPathOf, namedListPaths } from '../src/model/resources.ts';
+import { openStorageAt } from '../src/hosts/node/storage-file.ts';
+import type { SqlDatabase } from '../src/storage/sql.ts';
 import { expectProblem, sendJson, type TodoJson } from './support/api.ts';
 import { freshFile } from './support/fresh-file.ts';
 import { failingWrites, opened, sqliteService } from './support/sqlite-service.ts';
@@ -129,53 +130,6 @@ describe('the list kept in SQLite', () => {
     expect([event.event, (event.data as TodoJson).title]).toEqual(['created', 'missed']);
   });
 
-  it('sends a snapshot, not a replay with a gap, to a client that resumes across changes an older file kept no record of', async () => {
-    const file = freshFile();
-    const old = opened(file);
-    // The tables as the service wrote them before item rows could lag behind the changes.
-    old.run(
-      `CREATE TABLE lists (list TEXT PRIMARY KEY, title_json TEXT NOT NULL,
-         title_version TEXT NOT NULL, run TEXT NOT NULL, sequence INTEGER NOT NULL)`,
-    );
-    old.run(
-      `CREATE TABLE list_items (list TEXT NOT NULL, id TEXT NOT NULL, title_json TEXT NOT NULL,
-         completed INTEGER NOT NULL, version TEXT NOT NULL, UNIQUE (list, id))`,
-    );
-    old.run(
-      `CREATE TABLE list_changes (list TEXT NOT NULL, sequence INTEGER NOT NULL,
-         type TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (list, sequence)) WITHOUT ROWID`,
-    );
-    old.run("INSERT INTO lists VALUES ('', '\"\"', 'abcd1234.0', 'abcd1234', 3)");
-    const items = ['a', 'b', 'c'].map((title, at) => ({
-      id: `${at + 1}1111111-1111-4111-8111-111111111111`,
-      title,
-      completed: false,
-    }));
-    items.forEach(({ id, title }, at) =>
-      old.run(
-        "INSERT INTO list_items VALUES ('', ?, ?, 0, ?)",
-        id,
-        JSON.stringify(title),
-        `abcd1234.${at + 1}`,
-      ),
-    );
-    // The third change was made in a run that kept none.
-    items
-      .slice(0, 2)
-      .forEach((item, at) =>
-        old.run(
-          "INSERT INTO list_changes VALUES ('', ?, 'created', ?)",
-          at + 1,
-          JSON.stringify(item),
-        ),
-      );
-    const service = appOn(old, 5);
-    const stream = await openStream(service, { headers: { 'last-event-id': 'abcd1234.1' } });
-    const event = await stream.nextEvent();
-    stream.close();
-    expect([event.event, event.data]).toEqual(['snapshot', items]);
-  });
-
   it('replays the kept changes after an id it still holds', async () => {
     const { ids, event } = await resumedAfterReopening(2);
     expect([event.event, event.id, (event.data as TodoJson).title]).toEqual([
@@ -252,36 +206,29 @@ describe('the list kept in SQLite', () => {
     expect([rows, status]).toEqual([[0, 0, 0], 404]);
   });
 
-  it('moves the one list of a file from before there were lists into the default list', async () => {
+  it('refuses a file of tables from before formats were numbered, saying so, and changes nothing', () => {
     const file = freshFile();
     const old = opened(file);
+    // The one list of the service from before there were named lists.
     old.run('CREATE TABLE list_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-    old.run(
-      'CREATE TABLE todos (id TEXT NOT NULL UNIQUE, title TEXT NOT NULL, completed INTEGER NOT NULL, version TEXT NOT NULL)',
-    );
-    old.run(
-      'CREATE TABLE changes (sequence INTEGER PRIMARY KEY, type TEXT NOT NULL, todo TEXT NOT NULL)',
-    );
     old.run("INSERT INTO list_state VALUES ('run', 'abcd1234'), ('sequence', '2')");
-    const [a, b] = [
-      { id: '11111111-1111-4111-8111-111111111111', title: 'a', completed: false },
-      { id: '22222222-2222-4222-8222-222222222222', title: 'b', completed: true },
-    ];
-    old.run("INSERT INTO todos VALUES (?, 'b', 1, 'abcd1234.2')", b.id);
-    old.run("INSERT INTO todos VALUES (?, 'a', 0, 'abcd1234.1')", a.id);
-    old.run("INSERT INTO changes VALUES (2, 'created', ?)", JSON.stringify(b));
-    const service = appOn(old);
-    const list = await service.fetch('/api/todos');
-    const stream = await openStream(service, {
-      headers: { 'last-event-id': 'abcd1234.1' },
-    });
-    const replayed = await stream.nextEvent();
-    stream.close();
-    expect([await list.json(), list.headers.get('etag'), replayed.id]).toEqual([
-      [b, a],
-      '"abcd1234.2"',
-      'abcd1234.2',
-    ]);
+    const tables = () => old.all('SELECT name, sql FROM sqlite_master ORDER BY name');
+    const before = tables();
+    expect(() => openStorageAt(file)).toThrow(
+      `cannot use the storage file ${file}: its tables are of a format from before formats ` +
+        'were numbered, which this version of the service does not read (it reads format 1); ' +
+        'nothing in it was changed. Move it aside to start with empty lists, or run the ' +
+        'version that wrote it.',
+    );
+    expect(tables()).toEqual(before);
+  });
+
+  it('refuses a file of another format, naming it', async () => {
+    const file = freshFile();
+    const db = opened(file);
+    appOn(db).app.close();
+    db.run('UPDATE storage_format SET version = 2');
+    expect(() => openStorageAt(file)).toThrow(/its tables are of format 2, which this version/);
   });
 
   it('brings back titles exactly as sent, a lone surrogate among them, when opened again', async () => {

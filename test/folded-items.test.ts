@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FOLD_EVERY } from '../src/todos/list-writer.ts';
+import { FOLD_EVERY } from '../src/storage/list-writer.ts';
 import { expectProblem, sendJson, type TodoJson } from './support/api.ts';
 import { freshFile } from './support/fresh-file.ts';
 import { failingWrites, opened, sqliteService } from './support/sqlite-service.ts';

@@ -1,8 +1,9 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createApp, type App } from '../src/app.ts';
 import { DEFAULT_APP_CONFIG } from '../src/config.ts';
-import type { ChangeEvent } from '../src/live/events.ts';
-import { MemoryTodoStore } from '../src/todos/memory-store.ts';
+import { localLists, memoryListStores } from '../src/lists/local-lists.ts';
+import type { Change } from '../src/store/changes.ts';
+import { ListStore } from '../src/store/list-store.ts';
 
 /** A create whose body is `body`, streamed as a client without Content-Length sends it. */
 function streamedCreate(body: ReadableStream<Uint8Array>, headers: Record<string, string> = {}) {
@@ -161,25 +162,31 @@ const create = (app: App, title = 'a') =>
     }),
   );
 
+/** An app whose default list is kept in `store`. */
+const appOn = (store: ListStore) =>
+  createApp({
+    lists: localLists({ stores: { ...memoryListStores, openDefault: () => store }, maxLists: 1 }),
+  });
+
 describe('the store announcing changes', () => {
   it('stops announcing to a subscriber that unsubscribed', async () => {
-    const store = new MemoryTodoStore();
-    const seen: ChangeEvent[] = [];
+    const store = new ListStore({ keepChanges: 0, reportError: () => {} });
+    const seen: Change[] = [];
     const unsubscribe = store.subscribe((change) => seen.push(change));
     unsubscribe();
-    await create(createApp({ store }));
+    await create(appOn(store));
     expect(seen).toEqual([]);
   });
 
   it('keeps a change and the other subscribers when one subscriber throws', async () => {
     const reported: unknown[] = [];
-    const store = new MemoryTodoStore({ reportError: (error) => reported.push(error) });
-    const seen: ChangeEvent[] = [];
+    const store = new ListStore({ keepChanges: 0, reportError: (error) => reported.push(error) });
+    const seen: Change[] = [];
     store.subscribe(() => {
       throw new Error('listener bug');
     });
     store.subscribe((change) => seen.push(change));
-    const response = await create(createApp({ store }));
+    const response = await create(appOn(store));
     expect([response.status, store.size, seen.length, reported.length]).toEqual([201, 1, 1, 1]);
   });
 });

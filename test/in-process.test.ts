@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_APP_CONFIG } from '../src/config.ts';
-import { openApiDocument } from '../src/openapi/document.ts';
-import { documentedStatuses, OpenApiCheck } from './support/openapi-check.ts';
+import { documentedStatuses, OpenApiCheck, openApiDocument } from './support/openapi-check.ts';
 import { createApp } from '../src/app.ts';
 import { expectProblem } from './support/api.ts';
 import { conformanceSuite } from './conformance/index.ts';

@@ -1,11 +1,13 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_APP_CONFIG } from '../src/config.ts';
-import { openApiDocument } from '../src/openapi/document.ts';
+import { openApiDocument } from './support/openapi-check.ts';
 
 describe('the OpenAPI document', () => {
   it('is valid OpenAPI 3.1', async () => {
-    const result = await new Validator().validate(openApiDocument(DEFAULT_APP_CONFIG));
+    const result = await new Validator().validate(
+      openApiDocument(DEFAULT_APP_CONFIG) as unknown as Parameters<Validator['validate']>[0],
+    );
     expect(result).toEqual({ valid: true });
   });
 
@@ -14,7 +16,7 @@ describe('the OpenAPI document', () => {
     const unnamed = Object.entries(paths).flatMap(([path, item]) =>
       Object.entries(item)
         .filter(([key]) => key !== 'options' && key !== 'parameters')
-        .filter(([, operation]) => !('operationId' in operation))
+        .filter(([, operation]) => !('operationId' in (operation as object)))
         .map(([method]) => `${method} ${path}`),
     );
     expect(unnamed).toEqual([]);

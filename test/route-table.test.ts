@@ -2,7 +2,7 @@ import { Router, type IRequest } from 'itty-router';
 import { describe, expect, it } from 'vitest';
 import { HttpProblem } from '../src/http/problem.ts';
 import type { Responses } from '../src/http/responses.ts';
-import { routeTable } from '../src/http/route-table.ts';
+import { routeTable } from '../src/http/router.ts';
 
 // The handler routes with a table made of itty-router's compiled routes, in place of the
 // router's own `fetch`. These tests hold the two to the same choices: were a new itty-router to

@@ -1,7 +1,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createApp } from '../src/app.ts';
-import { openSqliteFile } from '../src/hosts/node/sqlite-file.ts';
-import { listPathOf, namedListPaths } from '../src/lists/list-paths.ts';
+import { openSqliteFile } from '../src/hosts/node/storage-file.ts';
+import { listPathOf, namedListPaths } from '../src/model/resources.ts';
 import { singleList } from '../src/lists/single-list.ts';
 import { sendJson } from './support/api.ts';
 import { openStream } from './support/sse.ts';

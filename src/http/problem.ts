@@ -28,7 +28,7 @@ export interface ProblemExtras {
 
 /**
  * An answer that is an error. Thrown anywhere in the handler, it is turned into an
- * `application/problem+json` response (RFC 9457) in one place, the app's error handler.
+ * `application/problem+json` response (RFC 9457) in one place, the router's error handler.
  */
 export class HttpProblem extends Error {
   constructor(
@@ -57,6 +57,15 @@ export class HttpProblem extends Error {
     if (this.extras.errors) body.errors = this.extras.errors;
     return body;
   }
+}
+
+/** A route's answer to a method it does not serve: 405 with the methods it does. */
+export function methodNotAllowed(allow: string) {
+  return (request: Request): never => {
+    throw new HttpProblem(405, `${request.method} is not allowed here; use ${allow}.`, {
+      headers: { allow },
+    });
+  };
 }
 
 /** Escapes a key for use as one JSON Pointer segment (RFC 6901). */

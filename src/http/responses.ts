@@ -1,90 +1,70 @@
-import { ALLOW_ORIGIN, EXPOSE_HEADERS } from './cors.ts';
 import type { HttpProblem } from './problem.ts';
 
 /**
- * The `Response` class the handler builds with. A host may hand over its own: on Node,
- * @whatwg-node/server writes its own class straight to the socket, while the global one
- * has to be read back through a web stream.
+ * CORS headers are set where each response is made, never copied on afterwards: itty-router's
+ * `corsify` builds a new response for every answer, a copy per request on the hot path.
  */
-export type ResponseClass = typeof Response;
+const ALLOW_ORIGIN = '*';
+const EXPOSE_HEADERS = 'Location, ETag';
 
-export const JSON_TYPE = 'application/json; charset=utf-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
 const TEXT_TYPE = 'text/plain; charset=utf-8';
 
 type HeaderRecord = Readonly<Record<string, string>>;
 
-/**
- * The headers of every answer under `/api/`, then `extra`. Spelled out rather than spread from
- * a shared object: spreading two objects, and above all two that share keys, made V8 build
- * each set of headers the slow way (4.5 µs for a preflight's, against 0.05 µs).
- */
-function apiHeaders(
-  requestId: string,
-  contentType: string | undefined,
-  extra?: HeaderRecord,
+/** The headers a preflight adds to those of every API answer, per route (docs/api.md, CORS). */
+export function preflightHeaders(
+  allowMethods: string,
+  allowHeaders = 'Content-Type',
 ): HeaderRecord {
-  if (contentType === undefined) {
-    return {
-      'x-request-id': requestId,
-      'access-control-allow-origin': ALLOW_ORIGIN,
-      'access-control-expose-headers': EXPOSE_HEADERS,
-      'cache-control': 'no-store',
-      ...extra,
-    };
-  }
   return {
-    'x-request-id': requestId,
-    'content-type': contentType,
-    'access-control-allow-origin': ALLOW_ORIGIN,
-    'access-control-expose-headers': EXPOSE_HEADERS,
-    'cache-control': 'no-store',
-    ...extra,
+    'access-control-allow-methods': allowMethods,
+    'access-control-allow-headers': allowHeaders,
+    'access-control-max-age': '86400',
   };
 }
 
+/** Responses under `/api/` carry CORS headers, errors included. */
+export function isApiPath(pathname: string): boolean {
+  return pathname === '/api' || pathname.startsWith('/api/');
+}
+
 /**
- * Makes every response to one request, so headers are decided in one place, each answer
- * carrying the request's id (`X-Request-Id`) from the start: a header set on a response once
- * made costs the Node adapter a copy of them all, and its direct way of writing them. The name
- * is spelled out in each set of headers, as the others are, for the reason `apiHeaders` gives.
+ * Makes every response to one request, so that each answer's headers are one plain object,
+ * made once, with the request's id (`X-Request-Id`) in it from the start: the Node adapter
+ * writes such an object to the socket as it is, where a header set on a response once made
+ * costs it a copy of them all. The headers of an answer under `/api/` are written out in one
+ * literal and `extra` is added key by key: spreading objects into it, two that share keys
+ * above all, made V8 build the headers the slow way (4.5 µs for a preflight's, against 0.05).
  */
 export class Responses {
-  readonly #ResponseImpl: ResponseClass;
+  readonly #ResponseImpl: typeof Response;
   readonly requestId: string;
 
-  constructor(ResponseImpl: ResponseClass, requestId: string) {
+  /** `ResponseImpl` is the class answers are made with: on Node, the adapter's own. */
+  constructor(ResponseImpl: typeof Response, requestId: string) {
     this.#ResponseImpl = ResponseImpl;
     this.requestId = requestId;
   }
 
   /** A JSON answer under `/api/`, `body` already serialised (and perhaps encoded). */
-  apiJson(status: number, body: string | Uint8Array, headers?: HeaderRecord): Response {
+  apiJson(status: number, body: string | Uint8Array, extra?: HeaderRecord): Response {
     return new this.#ResponseImpl(body as BodyInit, {
       status,
-      headers: apiHeaders(this.requestId, JSON_TYPE, headers),
+      headers: this.#api(JSON_TYPE, extra),
     });
   }
 
   /** A body-less answer under `/api/` (204, 304). */
-  apiEmpty(status: number, headers?: HeaderRecord): Response {
-    return new this.#ResponseImpl(null, {
-      status,
-      headers: apiHeaders(this.requestId, undefined, headers),
-    });
+  apiEmpty(status: number, extra?: HeaderRecord): Response {
+    return new this.#ResponseImpl(null, { status, headers: this.#api(undefined, extra) });
   }
 
   /** The problem's `instance` is the request's id, so a user can quote it. */
   problem(problem: HttpProblem, api: boolean): Response {
-    const headers = api
-      ? apiHeaders(this.requestId, PROBLEM_TYPE, problem.extras.headers)
-      : {
-          'x-request-id': this.requestId,
-          'content-type': PROBLEM_TYPE,
-          'cache-control': 'no-store',
-          'x-content-type-options': 'nosniff',
-          ...problem.extras.headers,
-        };
+    const extra = problem.extras.headers;
+    const headers = api ? this.#api(PROBLEM_TYPE, extra) : this.#outsideApi(PROBLEM_TYPE, extra);
     return new this.#ResponseImpl(JSON.stringify(problem.toBody(this.requestId)), {
       status: problem.status,
       headers,
@@ -93,29 +73,16 @@ export class Responses {
 
   /** A JSON answer outside `/api/`, `body` already serialised. */
   json(status: number, body: string): Response {
-    return this.#outsideApi(status, body, JSON_TYPE);
+    return new this.#ResponseImpl(body, { status, headers: this.#outsideApi(JSON_TYPE) });
   }
 
   text(status: number, body: string): Response {
-    return this.#outsideApi(status, body, TEXT_TYPE);
-  }
-
-  /** Neither kept nor sniffed: a greeting or a health check is made fresh for each request. */
-  #outsideApi(status: number, body: string, contentType: string): Response {
-    return new this.#ResponseImpl(body, {
-      status,
-      headers: {
-        'x-request-id': this.requestId,
-        'content-type': contentType,
-        'cache-control': 'no-store',
-        'x-content-type-options': 'nosniff',
-      },
-    });
+    return new this.#ResponseImpl(body, { status, headers: this.#outsideApi(TEXT_TYPE) });
   }
 
   /**
    * The open event stream (docs/api.md, Live updates); proxies must pass it on unbuffered. The
-   * stream's channel builds the response: its body is whatever the host's channel writes to.
+   * stream's channel builds the response: its body is whatever the channel writes to.
    */
   eventStream(channel: { respond(init: ResponseInit): Response }): Response {
     return channel.respond({
@@ -132,9 +99,9 @@ export class Responses {
   }
 
   /** A file's bytes, with its `contentType` after `headers`. */
-  bytes(status: number, body: Uint8Array, headers: HeaderRecord, contentType: string): Response {
+  bytes(body: Uint8Array, headers: HeaderRecord, contentType: string): Response {
     return new this.#ResponseImpl(body as Uint8Array<ArrayBuffer>, {
-      status,
+      status: 200,
       headers: { 'x-request-id': this.requestId, ...headers, 'content-type': contentType },
     });
   }
@@ -145,5 +112,37 @@ export class Responses {
     const length = (await response.arrayBuffer()).byteLength;
     const headers = { ...Object.fromEntries(response.headers), 'content-length': String(length) };
     return new this.#ResponseImpl(null, { status: response.status, headers });
+  }
+
+  #api(contentType: string | undefined, extra?: HeaderRecord): Record<string, string> {
+    const headers: Record<string, string> =
+      contentType === undefined
+        ? {
+            'x-request-id': this.requestId,
+            'access-control-allow-origin': ALLOW_ORIGIN,
+            'access-control-expose-headers': EXPOSE_HEADERS,
+            'cache-control': 'no-store',
+          }
+        : {
+            'x-request-id': this.requestId,
+            'content-type': contentType,
+            'access-control-allow-origin': ALLOW_ORIGIN,
+            'access-control-expose-headers': EXPOSE_HEADERS,
+            'cache-control': 'no-store',
+          };
+    if (extra !== undefined) for (const name in extra) headers[name] = extra[name]!;
+    return headers;
+  }
+
+  /** Neither kept nor sniffed: a greeting or a health check is made fresh for each request. */
+  #outsideApi(contentType: string, extra?: HeaderRecord): Record<string, string> {
+    const headers: Record<string, string> = {
+      'x-request-id': this.requestId,
+      'content-type': contentType,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    };
+    if (extra !== undefined) for (const name in extra) headers[name] = extra[name]!;
+    return headers;
   }
 }

@@ -1,26 +1,26 @@
 import { HttpProblem } from '../http/problem.ts';
-import type { StoredList, TodoStore } from '../todos/store.ts';
-import type { ListContext, ListDirectory, OpenListDirectory } from './list-directory.ts';
+import type { ListStores, StoreOptions } from '../storage/kept-lists.ts';
+import type { StoredList } from '../store/changes.ts';
+import { ListStore } from '../store/list-store.ts';
+import { storeOptionsOf, type ListDirectory, type OpenListDirectory } from './directory.ts';
 import { newListId } from './list-id.ts';
 import { ListKeys } from './list-keys.ts';
-import {
-  memoryListStores,
-  storeOptionsOf,
-  type ListStores,
-  type StoreOptions,
-} from './list-stores.ts';
-import { TodoList } from './todo-list.ts';
+import { LiveList, type ListContext } from './live-list.ts';
 
-/** The documented default of `limits.maxLists`. */
-export const DEFAULT_MAX_LISTS = 10000;
+/** Lists in memory only: a restart starts with an empty default list and no other. */
+export const memoryListStores: ListStores = {
+  openDefault: (options) => new ListStore(options),
+  openKept: () => [],
+  create: async (info, options) => new ListStore({ ...options, info }),
+  remove: async () => {},
+  keptKeys: () => [],
+};
 
 export interface LocalListsOptions {
   /** Where the lists are kept; memory only by default. */
   readonly stores?: ListStores;
-  /** The default list's store, in place of the one `stores` opens (a test's own). */
-  readonly defaultStore?: TodoStore;
   /** The most named lists; creating one more answers 507. */
-  readonly maxLists?: number;
+  readonly maxLists: number;
 }
 
 /**
@@ -28,57 +28,53 @@ export interface LocalListsOptions {
  * named ones, kept in storage too when `stores` does. A probe with an id nobody made is one Map
  * lookup. What the Node host and the in-process handler serve.
  */
-export function localLists(options: LocalListsOptions = {}): OpenListDirectory {
+export function localLists(options: LocalListsOptions): OpenListDirectory {
   return (context) => new LocalLists(context, options);
 }
 
 class LocalLists implements ListDirectory {
-  readonly defaultList: TodoList;
-  readonly #named = new Map<string, TodoList>();
+  readonly defaultList: LiveList;
+  readonly named = new Map<string, LiveList>();
   readonly #context: ListContext;
   readonly #stores: ListStores;
   readonly #storeOptions: StoreOptions;
   readonly #maxLists: number;
   readonly #keys: ListKeys;
   /** Lists being made or deleted: each holds its place under `maxLists` until it is done. */
-  #changing = 0;
+  #listsChanging = 0;
 
   constructor(context: ListContext, options: LocalListsOptions) {
     this.#context = context;
     this.#stores = options.stores ?? memoryListStores;
-    this.#maxLists = options.maxLists ?? DEFAULT_MAX_LISTS;
+    this.#maxLists = options.maxLists;
     this.#storeOptions = storeOptionsOf(context);
-    const defaultStore = options.defaultStore ?? this.#stores.openDefault(this.#storeOptions);
-    this.defaultList = this.#listOf(defaultStore);
+    this.defaultList = new LiveList(this.#stores.openDefault(this.#storeOptions), context);
     for (const store of this.#stores.openKept(this.#storeOptions)) {
-      this.#named.set(store.listInfo.id, this.#listOf(store));
+      this.named.set(store.title.info.id, new LiveList(store, context));
     }
     // The live lists' keys are bounded by `maxLists` already; the deleted lists' keys are kept
     // for as many deletions, so that the keys held stay within twice the lists held, and a
     // deleted list's key is refused for at least as long as it takes to make as many lists
     // as the service can hold.
-    this.#keys = new ListKeys(this.#stores.keptKeys(), (id) => this.#named.has(id), this.#maxLists);
-  }
-
-  find(id: string): TodoList | undefined {
-    return this.#named.get(id);
+    const exists = (id: string) => this.named.has(id);
+    this.#keys = new ListKeys(this.#stores.keptKeys(), exists, this.#maxLists);
   }
 
   async create(title: string, idempotencyKey?: string): Promise<StoredList> {
     if (idempotencyKey !== undefined) {
-      const replayed = this.#keys.replay(idempotencyKey, title, (id) => this.#named.has(id));
+      const replayed = this.#keys.replay(idempotencyKey, title, (id) => this.named.has(id));
       if (replayed !== undefined) return replayed;
     }
-    if (this.#named.size + this.#changing >= this.#maxLists) {
+    if (this.named.size + this.#listsChanging >= this.#maxLists) {
       throw new HttpProblem(
         507,
         `The service holds the most lists allowed, ${this.#maxLists} (limits.maxLists); ` +
           'delete some first.',
       );
     }
-    this.#changing += 1;
+    this.#listsChanging += 1;
     if (idempotencyKey !== undefined) this.#keys.beginMaking(idempotencyKey);
-    let store: TodoStore;
+    let store: ListStore;
     try {
       const info = { id: newListId(), title };
       store = await this.#stores.create(info, this.#storeOptions, idempotencyKey);
@@ -86,39 +82,34 @@ class LocalLists implements ListDirectory {
       if (idempotencyKey !== undefined) this.#keys.abandon(idempotencyKey);
       throw error;
     } finally {
-      this.#changing -= 1;
+      this.#listsChanging -= 1;
     }
-    this.#named.set(store.listInfo.id, this.#listOf(store));
-    const made = { list: store.listInfo, version: store.listVersion };
-    if (idempotencyKey !== undefined) this.#keys.made({ idempotencyKey, made });
-    return made;
+    this.named.set(store.title.info.id, new LiveList(store, this.#context));
+    if (idempotencyKey !== undefined) this.#keys.made({ idempotencyKey, made: store.title });
+    return store.title;
   }
 
-  async delete(list: TodoList): Promise<void> {
+  async delete(list: LiveList): Promise<void> {
     // Gone at once for the requests that come, or wait on a body, while its storage is
     // deleted; back as it was if that fails. Its streams hear of it only once it is done.
-    this.#named.delete(list.id);
-    this.#changing += 1;
+    this.named.delete(list.id);
+    this.#listsChanging += 1;
     list.beginDeletion();
     try {
       await this.#stores.remove(list.id, this.#maxLists);
     } catch (error) {
-      this.#named.set(list.id, list);
+      this.named.set(list.id, list);
       list.cancelDeletion();
       throw error;
     } finally {
-      this.#changing -= 1;
+      this.#listsChanging -= 1;
     }
     this.#keys.deleted(list.id);
     list.markDeleted();
   }
 
-  *held(): Iterable<TodoList> {
+  *inMemory(): Iterable<LiveList> {
     yield this.defaultList;
-    yield* this.#named.values();
-  }
-
-  #listOf(store: TodoStore): TodoList {
-    return new TodoList(store, this.#context);
+    yield* this.named.values();
   }
 }

@@ -1,97 +1,96 @@
 import type { AppConfig } from '../config.ts';
-import type { Host } from '../host.ts';
-import { concatBytes } from '../http/bytes.ts';
+import { concatBytes } from '../http/body.ts';
 import { HttpProblem } from '../http/problem.ts';
-import type { ListInfo } from '../lists/list-info.ts';
-import type { TodoStore } from '../todos/store.ts';
-import type { EventChannel, OpenEventChannel } from './event-channel.ts';
-import { EventClient } from './event-client.ts';
-import { formatLiveEvent, RECONNECT_DELAY_MS, type ChangeEvent } from './events.ts';
-import { Heartbeat } from './heartbeat.ts';
-import { lastEventIdOf, openingFor } from './stream-opening.ts';
-import { StreamTally, type EventStreamStats } from './stream-tally.ts';
+import { RECONNECT_DELAY_MS, sseMessage } from '../model/events.ts';
+import { jsonOf, type Change, type StoredList } from '../store/changes.ts';
+import type { ListStore } from '../store/list-store.ts';
+import {
+  EventClient,
+  lastEventIdOf,
+  MAX_BACKLOG_BYTES,
+  PING,
+  StreamTally,
+  type EventChannel,
+  type EventStreamStats,
+  type OpenEventChannel,
+} from './event-channel.ts';
 
 const encoder = new TextEncoder();
+const RETRY = encoder.encode(`retry: ${RECONNECT_DELAY_MS}\n\n`);
+const END_OF_SNAPSHOT = encoder.encode('\n\n');
 
-/**
- * How far a client may fall behind, in bytes queued beyond its opening, before it is dropped.
- * It then reconnects and resumes from the replay buffer, instead of holding memory forever.
- */
-export const MAX_BACKLOG_BYTES = 1 << 20;
-
-export type { EventStreamStats };
+/** What the streams take from the host: see `Host` in app.ts. */
+export interface StreamHost {
+  readonly openEventChannel: OpenEventChannel;
+  readonly writesHeartbeats: boolean;
+  readonly afterAnswers?: (task: () => void) => void;
+}
 
 /**
  * The clients of one list's event stream, fed from one subscription to its store. A change is
- * encoded once for all the clients, and only when there is one.
- *
- * A client is dropped as soon as anything shows it left: its request is aborted, its stream
- * is cancelled, or a write to it fails; the heartbeat makes sure a write happens.
+ * encoded once for all the clients, and only when there is one. A client is dropped as soon as
+ * anything shows it left: its request is aborted, its stream is cancelled, or a write to it
+ * fails; the heartbeat, one timer for all the list's clients, makes sure a write happens.
  */
 export class EventStreams implements EventStreamStats {
-  readonly #store: TodoStore;
-  readonly #maxClients: number;
-  readonly #openChannel: OpenEventChannel;
-  readonly #clients = new Set<EventClient>();
-  readonly #frames = new WeakMap<ChangeEvent, Uint8Array>();
-  readonly #heartbeat: Heartbeat | undefined;
+  readonly #store: ListStore;
+  readonly #itemsJson: () => Uint8Array;
+  readonly #settings: AppConfig['sse'];
+  readonly #host: StreamHost;
   readonly #tally: StreamTally;
-  readonly #afterAnswers: ((task: () => void) => void) | undefined;
+  readonly #clients = new Set<EventClient>();
+  readonly #frames = new WeakMap<Change, Uint8Array>();
+  #heartbeat: ReturnType<typeof setInterval> | undefined;
   /** Changes made and answered, not yet written to the clients, in order. */
   #unsent: Uint8Array[] = [];
   #closed = false;
 
-  /** `tally` counts these streams with those of the app's other lists. */
+  /** `itemsJson` gives the JSON of the store's items; `tally` counts these streams too. */
   constructor(
-    store: TodoStore,
+    store: ListStore,
+    itemsJson: () => Uint8Array,
     settings: AppConfig['sse'],
-    host: Pick<Host, 'openEventChannel' | 'writesHeartbeats' | 'afterAnswers'>,
-    tally = new StreamTally(),
+    host: StreamHost,
+    tally: StreamTally,
   ) {
     this.#store = store;
+    this.#itemsJson = itemsJson;
+    this.#settings = settings;
+    this.#host = host;
     this.#tally = tally;
-    this.#maxClients = settings.maxClients;
-    this.#openChannel = host.openEventChannel;
-    if (host.writesHeartbeats) {
-      this.#heartbeat = new Heartbeat(settings.heartbeatSeconds, (bytes) => this.#sendAll(bytes));
-    }
-    this.#afterAnswers = host.afterAnswers;
     store.subscribe((change) => {
       if (this.#clients.size === 0) return;
       this.#unsent.push(this.#frameOf(change));
       // With 10,000 streams open, writing a change to each takes a tenth of a second: the
       // change's answer goes first. Changes made meanwhile go out together, in order.
-      if (this.#afterAnswers === undefined) this.#sendUnsent();
-      else if (this.#unsent.length === 1) this.#afterAnswers(() => this.#sendUnsent());
+      if (host.afterAnswers === undefined) this.#sendUnsent();
+      else if (this.#unsent.length === 1) host.afterAnswers(() => this.#sendUnsent());
     });
   }
 
   get openCount(): number {
     return this.#clients.size;
   }
-
   get heartbeatRunning(): boolean {
-    return this.#heartbeat?.running ?? false;
+    return this.#heartbeat !== undefined;
   }
 
   /** The channel of a new stream for `request`; 503 when the list is full or stopping. */
   open(request: Request): EventChannel {
-    if (this.#closed) {
-      throw unavailable('The server is shutting down; reconnect in a moment.');
-    }
-    if (this.#clients.size >= this.#maxClients) {
+    if (this.#closed) throw unavailable('The server is shutting down; reconnect in a moment.');
+    const { maxClients } = this.#settings;
+    if (this.#clients.size >= maxClients) {
       throw unavailable(
-        `Too many event streams are open (the most is ${this.#maxClients}); try again shortly.`,
+        `Too many event streams are open (the most is ${maxClients}); try again shortly.`,
       );
     }
-
     // A request aborted already will never fire its abort event.
     if (request.signal.aborted) throw new HttpProblem(400, 'The request was aborted.');
     // Reading the opening and joining the clients happen in one synchronous step, after the
     // clients already open have every change made: no change can be missed or sent twice.
     this.#sendUnsent();
-    const opening = openingFor(this.#store, lastEventIdOf(request), this.#frameOf);
-    const channel = this.#openChannel(opening.byteLength + MAX_BACKLOG_BYTES);
+    const opening = this.#openingFor(lastEventIdOf(request));
+    const channel = this.#host.openEventChannel(opening.byteLength + MAX_BACKLOG_BYTES);
     this.#join(channel, request.signal).send(opening);
     return channel;
   }
@@ -105,17 +104,6 @@ export class EventStreams implements EventStreamStats {
     this.#join(channel, undefined);
   }
 
-  #join(channel: EventChannel, signal: AbortSignal | undefined): EventClient {
-    const client = new EventClient(channel, signal, () => this.#forget(client));
-    this.#clients.add(client);
-    this.#tally.streamOpened();
-    if (this.#heartbeat?.running === false) {
-      this.#heartbeat.start();
-      this.#tally.heartbeatStarted();
-    }
-    return client;
-  }
-
   /** Ends every open stream cleanly and refuses new ones: the host is shutting down. */
   close(): void {
     this.#sendUnsent();
@@ -124,17 +112,50 @@ export class EventStreams implements EventStreamStats {
   }
 
   /** The list was deleted: every client is told so, then its stream ends. */
-  endForDeletion(list: ListInfo): void {
+  endForDeletion(list: StoredList): void {
     this.#sendUnsent();
-    this.#sendAll(encoder.encode(formatLiveEvent({ type: 'list-deleted', list })));
+    this.#sendAll(encoder.encode(sseMessage('list-deleted', list.json)));
     this.close();
   }
 
+  /**
+   * The reconnect delay, then the changes a client resuming from `lastEventId` missed, or the
+   * whole list when they are no longer kept (or it is new).
+   */
+  #openingFor(lastEventId: string | null): Uint8Array {
+    const missed = lastEventId ? this.#store.changesSince(lastEventId) : undefined;
+    if (missed !== undefined) return concatBytes([RETRY, ...missed.map(this.#frameOf)]);
+    const head = encoder.encode(`id: ${this.#store.version}\nevent: snapshot\ndata: `);
+    return concatBytes([RETRY, head, this.#itemsJson(), END_OF_SNAPSHOT]);
+  }
+
+  #join(channel: EventChannel, signal: AbortSignal | undefined): EventClient {
+    const client = new EventClient(channel, signal, () => this.#forget(client));
+    this.#clients.add(client);
+    this.#tally.openCount += 1;
+    if (this.#heartbeat === undefined && this.#host.writesHeartbeats) {
+      const intervalMs = this.#settings.heartbeatSeconds * 1000;
+      this.#heartbeat = setInterval(() => this.#sendAll(PING), intervalMs);
+      this.#tally.heartbeats += 1;
+    }
+    return client;
+  }
+
+  #forget(client: EventClient): void {
+    this.#clients.delete(client);
+    this.#tally.openCount -= 1;
+    if (this.#clients.size === 0 && this.#heartbeat !== undefined) {
+      clearInterval(this.#heartbeat);
+      this.#heartbeat = undefined;
+      this.#tally.heartbeats -= 1;
+    }
+  }
+
   /** A change replayed to many clients is encoded once. */
-  readonly #frameOf = (change: ChangeEvent): Uint8Array => {
+  readonly #frameOf = (change: Change): Uint8Array => {
     let frame = this.#frames.get(change);
     if (frame === undefined) {
-      frame = encoder.encode(formatLiveEvent(change));
+      frame = encoder.encode(sseMessage(change.type, jsonOf(change), change.id));
       this.#frames.set(change, frame);
     }
     return frame;
@@ -149,15 +170,6 @@ export class EventStreams implements EventStreamStats {
 
   #sendAll(bytes: Uint8Array): void {
     for (const client of this.#clients) client.send(bytes);
-  }
-
-  #forget(client: EventClient): void {
-    this.#clients.delete(client);
-    this.#tally.streamEnded();
-    if (this.#clients.size === 0 && this.#heartbeat?.running) {
-      this.#heartbeat.stop();
-      this.#tally.heartbeatStopped();
-    }
   }
 }
 

@@ -1,4 +1,4 @@
-import type { IdentifiedEvent } from '../live/events.ts';
+import type { IdentifiedEvent } from '../model/events.ts';
 import { ApiError, isNotFound } from './api-request.ts';
 import type { LastSeen, SeenList } from './last-seen.ts';
 import type { ConnectionState } from './live-feed.ts';

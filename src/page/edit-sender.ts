@@ -1,4 +1,4 @@
-import { placeOfEventId } from '../live/events.ts';
+import { placeOfEventId } from '../model/events.ts';
 import { ApiError } from './api-request.ts';
 import type { DeleteEdit, Edit, UpdateEdit } from './pending-edit.ts';
 import type { TodoApi } from './todo-api.ts';

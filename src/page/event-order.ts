@@ -1,4 +1,4 @@
-import { placeOfEventId, type ChangeEvent, type IdentifiedEvent } from '../live/events.ts';
+import { placeOfEventId, type ChangeEvent, type IdentifiedEvent } from '../model/events.ts';
 
 /**
  * Lets every event through once, in order, whichever way it came: from this tab's stream, from

@@ -3,7 +3,7 @@ import {
   LIVE_EVENT_TYPES,
   RECONNECT_DELAY_MS,
   readLiveEvent,
-} from '../live/events.ts';
+} from '../model/events.ts';
 import type { FeedList, LiveFeedListener } from './live-feed.ts';
 
 const MAX_RECONNECT_DELAY_MS = 30_000;

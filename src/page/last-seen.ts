@@ -1,4 +1,4 @@
-import type { Todo } from '../todos/todo.ts';
+import type { Todo } from '../model/resources.ts';
 import { LAST_SEEN, result, transaction } from './page-database.ts';
 
 /** A list as this browser last saw it, with the version it was at (its last event's id). */

@@ -1,5 +1,5 @@
-import type { ListInfo } from '../lists/list-info.ts';
-import { LISTS_PATH, listPathOf } from '../lists/list-paths.ts';
+import type { ListInfo } from '../model/resources.ts';
+import { LISTS_PATH, listPathOf } from '../model/resources.ts';
 import { ApiError, discardBody, isNotFound, send, versionOf } from './api-request.ts';
 
 /** A named list's title, with the version at which it was set (its ETag). */

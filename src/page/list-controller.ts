@@ -1,5 +1,5 @@
-import { listPageOf } from '../lists/list-paths.ts';
-import type { IdentifiedEvent } from '../live/events.ts';
+import { listPageOf } from '../model/resources.ts';
+import type { IdentifiedEvent } from '../model/events.ts';
 import { isNotFound } from './api-request.ts';
 import type { ListApi } from './list-api.ts';
 import { ListTitle } from './list-title.ts';

@@ -1,4 +1,4 @@
-import { placeOfEventId } from '../live/events.ts';
+import { placeOfEventId } from '../model/events.ts';
 
 /**
  * A named list's title as this tab knows it. It comes three ways: read from the list's route,

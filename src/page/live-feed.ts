@@ -1,5 +1,5 @@
-import type { ListPaths } from '../lists/list-paths.ts';
-import type { IdentifiedEvent } from '../live/events.ts';
+import type { ListPaths } from '../model/resources.ts';
+import type { IdentifiedEvent } from '../model/events.ts';
 import { EventOrder } from './event-order.ts';
 import { EventStream } from './event-stream.ts';
 import { SharedLiveFeed } from './shared-live-feed.ts';

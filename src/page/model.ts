@@ -1,5 +1,5 @@
-import type { IdentifiedEvent } from '../live/events.ts';
-import type { Todo } from '../todos/todo.ts';
+import type { IdentifiedEvent } from '../model/events.ts';
+import type { Todo } from '../model/resources.ts';
 import { withEdits, type Edit, type ShownTodo } from './pending-edit.ts';
 
 export type Filter = 'all' | 'active' | 'completed';

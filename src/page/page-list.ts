@@ -1,4 +1,4 @@
-import { DEFAULT_LIST_PATHS, namedListPaths, type ListPaths } from '../lists/list-paths.ts';
+import { DEFAULT_LIST_PATHS, namedListPaths, type ListPaths } from '../model/resources.ts';
 
 /** The list a page shows, and where its routes are. */
 export interface PageList {

@@ -1,5 +1,5 @@
-import { placeOfEventId } from '../live/events.ts';
-import type { Todo } from '../todos/todo.ts';
+import { placeOfEventId } from '../model/events.ts';
+import type { Todo } from '../model/resources.ts';
 
 /**
  * The version an edit was made on: the item's own when the page knew it (from the event that

@@ -1,4 +1,4 @@
-import { LIVE_EVENT_TYPES, RECONNECT_DELAY_MS, type IdentifiedEvent } from '../live/events.ts';
+import { LIVE_EVENT_TYPES, RECONNECT_DELAY_MS, type IdentifiedEvent } from '../model/events.ts';
 import { isNotFound } from './api-request.ts';
 import { EventOrder } from './event-order.ts';
 import { EventStream } from './event-stream.ts';

@@ -1,6 +1,6 @@
-import type { ListPaths } from '../lists/list-paths.ts';
-import { readLiveEvent, type SnapshotEvent } from '../live/events.ts';
-import type { Todo } from '../todos/todo.ts';
+import type { ListPaths } from '../model/resources.ts';
+import { readLiveEvent, type SnapshotEvent } from '../model/events.ts';
+import type { Todo } from '../model/resources.ts';
 import { ApiError, discardBody, send, versionOf } from './api-request.ts';
 
 /** An item as the service answered it, with its version (its ETag, unquoted). */

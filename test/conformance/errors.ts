@@ -1,21 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import type { ListInfo } from '../../src/lists/list-info.ts';
-import type { ListStores } from '../../src/lists/list-stores.ts';
-import { MemoryTodoStore } from '../../src/todos/memory-store.ts';
+import type { ListInfo } from '../../src/model/resources.ts';
+import type { ListStores } from '../../src/storage/kept-lists.ts';
+import { ListStore } from '../../src/store/list-store.ts';
 import { createTodo, expectProblem, MISSING_ID, onList, sendJson } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 import { expectNoLeak, expectNoLeakInHeaders } from '../support/leaks.ts';
 
 /** A store whose every read and change of items fails, as a bug in it would. */
-class BrokenStore extends MemoryTodoStore {
+class BrokenStore extends ListStore {
   constructor(
     private readonly failure: Error,
     info?: ListInfo,
   ) {
-    super({ info });
+    super({ info, keepChanges: 0, reportError: () => {} });
   }
 
-  override list(): never {
+  override items(): never {
     throw this.failure;
   }
 

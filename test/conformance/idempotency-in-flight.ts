@@ -1,8 +1,8 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { ListInfo } from '../../src/lists/list-info.ts';
-import { LISTS_PATH } from '../../src/lists/list-paths.ts';
-import type { ListStores, StoreOptions } from '../../src/lists/list-stores.ts';
-import { MemoryTodoStore } from '../../src/todos/memory-store.ts';
+import type { ListInfo } from '../../src/model/resources.ts';
+import { LISTS_PATH } from '../../src/model/resources.ts';
+import type { ListStores, StoreOptions } from '../../src/storage/kept-lists.ts';
+import { ListStore } from '../../src/store/list-store.ts';
 import { expectProblem, listState } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 import { answerOf, keyed } from './idempotency.ts';
@@ -16,7 +16,7 @@ function heldStores() {
   let holding = false;
   const later = (finish: () => void) => (holding ? waiting.push(finish) : finish());
   const storeOf = (options: StoreOptions, info?: ListInfo) =>
-    new MemoryTodoStore({ ...options, info, persist: (_c, _s, done) => later(() => done()) });
+    new ListStore({ ...options, info, persist: (_c, _s, done) => later(() => done()) });
   const stores: ListStores = {
     openDefault: (options) => storeOf(options),
     openKept: () => [],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { namedListPaths } from '../../src/lists/list-paths.ts';
+import { namedListPaths } from '../../src/model/resources.ts';
 import { createTodo, expectProblem, sendJson, listState, type TodoJson } from '../support/api.ts';
 import { useService, type TestHost, type TestService } from '../support/hosts.ts';
 import { createList } from '../support/lists.ts';

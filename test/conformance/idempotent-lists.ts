@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { LISTS_PATH } from '../../src/lists/list-paths.ts';
+import { LISTS_PATH } from '../../src/model/resources.ts';
 import { expectProblem, sendJson } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 import { readList } from '../support/lists.ts';

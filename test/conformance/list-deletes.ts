@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listPathOf, namedListPaths } from '../../src/lists/list-paths.ts';
+import { listPathOf, namedListPaths } from '../../src/model/resources.ts';
 import { createTodo } from '../support/api.ts';
 import { useService, type TestHost, type TestService } from '../support/hosts.ts';
 import { createList } from '../support/lists.ts';

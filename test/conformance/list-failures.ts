@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ListStores } from '../../src/lists/list-stores.ts';
-import { memoryListStores } from '../../src/lists/list-stores.ts';
-import { LISTS_PATH, listPathOf } from '../../src/lists/list-paths.ts';
-import { MemoryTodoStore } from '../../src/todos/memory-store.ts';
+import type { ListStores } from '../../src/storage/kept-lists.ts';
+import { memoryListStores } from '../../src/lists/local-lists.ts';
+import { LISTS_PATH, listPathOf } from '../../src/model/resources.ts';
+import { ListStore } from '../../src/store/list-store.ts';
 import { expectProblem, sendJson } from '../support/api.ts';
 import { useService, type TestHost } from '../support/hosts.ts';
 import { createList, readList } from '../support/lists.ts';
@@ -16,7 +16,7 @@ const failure = () => new Error('disk full at /srv/secret/lists.db');
  */
 function failingStores(): { stores: ListStores; control: { failing: boolean } } {
   const control = { failing: false };
-  class FailingRenames extends MemoryTodoStore {
+  class FailingRenames extends ListStore {
     override async rename(title: string) {
       if (control.failing) throw failure();
       return super.rename(title);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LISTS_PATH, listPathOf, namedListPaths } from '../../src/lists/list-paths.ts';
+import { LISTS_PATH, listPathOf, namedListPaths } from '../../src/model/resources.ts';
 import { createTodo, sendJson, listState } from '../support/api.ts';
 import { useService, type TestHost, type TestService } from '../support/hosts.ts';
 import { createList, NEVER_MADE_ID } from '../support/lists.ts';

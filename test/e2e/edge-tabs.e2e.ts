@@ -1,20 +1,20 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listPageOf, namedListPaths } from '../../src/lists/list-paths.ts';
+import { listPageOf, namedListPaths } from '../../src/model/resources.ts';
 import { sendJson } from '../support/api.ts';
 import { createList } from '../support/lists.ts';
-import { WranglerDev } from '../support/wrangler-dev-host.ts';
+import { Workerd } from '../support/workerd-host.ts';
 import { BrowserProblems } from './support/browser-problems.ts';
 import { launchChromium } from './support/chromium.ts';
 import { eventually, TodoPage } from './support/todo-page.ts';
 
 describe('two tabs left open on a named list under wrangler dev', () => {
   let browser: Browser;
-  let dev: WranglerDev;
+  let dev: Workerd;
   beforeAll(async () => {
     [browser, dev] = await Promise.all([
       launchChromium(),
-      WranglerDev.started('edge tabs', { vars: {}, env: {} }),
+      Workerd.wranglerDev('edge tabs', { vars: {} }),
     ]);
   });
   afterAll(async () => {

@@ -1,14 +1,14 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { ListInfo } from '../../src/lists/list-info.ts';
+import type { ListInfo } from '../../src/model/resources.ts';
 import {
   DEFAULT_LIST_PATHS,
   LISTS_PATH,
   listPageOf,
   listPathOf,
   namedListPaths,
-} from '../../src/lists/list-paths.ts';
-import { RECONNECT_DELAY_MS } from '../../src/live/events.ts';
+} from '../../src/model/resources.ts';
+import { RECONNECT_DELAY_MS } from '../../src/model/events.ts';
 import type { BrowserProblem } from './support/browser-problems.ts';
 import { useE2e } from './support/e2e.ts';
 import { isStreamProblem, streamsServed } from './support/streams.ts';

@@ -1,7 +1,7 @@
 import type { Page, Request } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LAST_EVENT_ID_PARAM } from '../../src/live/events.ts';
-import { DEFAULT_LIST_PATHS } from '../../src/lists/list-paths.ts';
+import { LAST_EVENT_ID_PARAM } from '../../src/model/events.ts';
+import { DEFAULT_LIST_PATHS } from '../../src/model/resources.ts';
 
 const EVENTS_PATH = DEFAULT_LIST_PATHS.sse;
 import { CuttableProxy } from './support/cuttable-proxy.ts';

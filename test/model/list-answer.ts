@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { listPathOf } from '../../src/lists/list-paths.ts';
+import { listPathOf } from '../../src/model/resources.ts';
 import type { ListJson } from '../support/lists.ts';
 import type { Answer, Comparison } from './answer.ts';
 import { anyEtag, knownOrNew, newVersion } from './etags.ts';

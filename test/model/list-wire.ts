@@ -1,4 +1,4 @@
-import { LISTS_PATH, listPathOf } from '../../src/lists/list-paths.ts';
+import { LISTS_PATH, listPathOf } from '../../src/model/resources.ts';
 import type { ListRequestSpec } from './list-spec.ts';
 import type { ListsModel } from './lists-model.ts';
 import type { Condition } from './spec.ts';

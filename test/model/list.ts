@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { listPathOf } from '../../src/lists/list-paths.ts';
+import { listPathOf } from '../../src/model/resources.ts';
 import type { TestService } from '../support/hosts.ts';
 import { knownOrNew } from './etags.ts';
 import type { ListModel } from './list-model.ts';

@@ -1,5 +1,5 @@
 import { afterAll } from 'vitest';
-import { stopWranglerDev, wranglerDev } from '../support/wrangler-dev-host.ts';
+import { stopWorkerd, workerd } from '../support/workerd-host.ts';
 import { withConcurrentWriters } from '../support/concurrent-writers.ts';
 import { inProcessHost, nodeHost, withSqlite } from '../support/hosts.ts';
 import { modelBasedSuite } from './suite.ts';
@@ -13,5 +13,5 @@ modelBasedSuite(withSqlite(nodeHost), { test: 10, fuzz: 500 });
 // And with other clients writing all along, so that its changes share commits with theirs.
 modelBasedSuite(withConcurrentWriters(withSqlite(nodeHost)), { test: 6, fuzz: 300 });
 // And on workerd, the object keeping the list in its SQLite storage: few runs, each is slow.
-modelBasedSuite(wranglerDev, { test: 4, fuzz: 100 });
-afterAll(stopWranglerDev);
+modelBasedSuite(workerd, { test: 4, fuzz: 100 });
+afterAll(stopWorkerd);

@@ -1,4 +1,4 @@
-import { DEFAULT_LIST_PATHS, namedListPaths, type ListPaths } from '../../src/lists/list-paths.ts';
+import { DEFAULT_LIST_PATHS, namedListPaths, type ListPaths } from '../../src/model/resources.ts';
 import { unquoted } from '../support/sse.ts';
 import { isListRequest } from './list-spec.ts';
 import { listWireRequest } from './list-wire.ts';

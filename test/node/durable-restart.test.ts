@@ -1,7 +1,8 @@
 import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_LIST_PATHS, listPathOf, namedListPaths } from '../../src/lists/list-paths.ts';
-import { FOLD_EVERY } from '../../src/todos/list-writer.ts';
+import { DEFAULT_LIST_PATHS, listPathOf, namedListPaths } from '../../src/model/resources.ts';
+import { FOLD_EVERY } from '../../src/storage/list-writer.ts';
 import { answerOf, keyed } from '../conformance/idempotency.ts';
 import { sendJson, type TodoJson } from '../support/api.ts';
 import { freshFile } from '../support/fresh-file.ts';
@@ -163,11 +164,31 @@ describe('the storage file', () => {
     expect(process.stdout).toContain(`"storage":"${file}"`);
   });
 
-  it('writes nothing to stderr from start to stop, on every supported Node', async () => {
+  it('writes nothing to stderr from start to stop but, on Node 22, its one warning that node:sqlite is experimental', async () => {
     const { process } = await startOn(freshFile());
     process.child.kill('SIGTERM');
     await process.exited;
-    expect(process.stderr).toBe('');
+    const experimental =
+      /^\(node:\d+\) ExperimentalWarning: SQLite is an experimental feature.*\n.*\n$/;
+    if (globalThis.process.versions.node.startsWith('22.')) {
+      expect(process.stderr).toMatch(experimental);
+    } else {
+      expect(process.stderr).toBe('');
+    }
+  });
+
+  it('stops the start with a message saying a file of an older format is not read', async () => {
+    const file = freshFile();
+    const old = new DatabaseSync(file);
+    old.exec('CREATE TABLE list_state (key TEXT PRIMARY KEY, value TEXT)');
+    old.close();
+    const process = new ServiceProcess([], { STORAGE_FILE: file });
+    started.push(process);
+    expect((await process.exited).code).toBe(1);
+    expect(process.stdout).toContain(
+      `cannot use the storage file ${file}: its tables are of a format from before formats ` +
+        'were numbered, which this version of the service does not read',
+    );
   });
 
   it('stops the start with a message naming a path that is a folder', async () => {

@@ -2,7 +2,8 @@ import { EventEmitter, once } from 'node:events';
 import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/hosts/node/server.ts';
-import { MemoryTodoStore } from '../../src/todos/memory-store.ts';
+import { memoryListStores } from '../../src/lists/local-lists.ts';
+import type { ListStores } from '../../src/storage/kept-lists.ts';
 import { recordingLogger } from '../support/log-lines.ts';
 import { serviceAt, useNodeServer } from '../support/node-server.ts';
 import { listState } from '../support/api.ts';
@@ -12,11 +13,16 @@ import { RawConnection } from '../support/raw-client.ts';
  * The most items the default config allows, 10 MB of list: more than the sockets take at once
  * (2 MB did not fill them here) from a client that stops reading.
  */
-function fullStore(): MemoryTodoStore {
-  const store = new MemoryTodoStore();
-  for (let i = 0; i < 10_000; i += 1)
-    store.create({ title: `${i} ${'x'.repeat(1000)}`, completed: false });
-  return store;
+function withFullList(): ListStores {
+  return {
+    ...memoryListStores,
+    openDefault(options) {
+      const store = memoryListStores.openDefault(options);
+      for (let i = 0; i < 10_000; i += 1)
+        void store.create({ title: `${i} ${'x'.repeat(1000)}`, completed: false });
+      return store;
+    },
+  };
 }
 
 /**
@@ -36,7 +42,7 @@ async function resetMidAnswer(running: RunningServer, request: string): Promise<
 }
 
 describe('the Node host and clients that reset the connection', () => {
-  const running = useNodeServer({}, { store: fullStore });
+  const running = useNodeServer({}, { stores: withFullList });
 
   it('keeps serving the list intact after a client resets in the middle of it', async () => {
     const before = await listState(serviceAt(running().url));

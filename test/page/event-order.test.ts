@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { IdentifiedEvent } from '../../src/live/events.ts';
+import type { IdentifiedEvent } from '../../src/model/events.ts';
 import { EventOrder } from '../../src/page/event-order.ts';
 
 const todo = { id: 'a', title: 'A', completed: false };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIST_PATHS, listPageOf, namedListPaths } from '../../src/lists/list-paths.ts';
+import { DEFAULT_LIST_PATHS, listPageOf, namedListPaths } from '../../src/model/resources.ts';
 import { listOfPath } from '../../src/page/page-list.ts';
 
 const ID = 'q3Zk0Ffe1uD2sN7w-x_AbC';

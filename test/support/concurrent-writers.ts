@@ -1,4 +1,4 @@
-import { LISTS_PATH, namedListPaths } from '../../src/lists/list-paths.ts';
+import { LISTS_PATH, namedListPaths } from '../../src/model/resources.ts';
 import { sendJson, type TodoJson } from './api.ts';
 import type { TestHost } from './hosts.ts';
 

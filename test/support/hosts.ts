@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { createApp, type App } from '../../src/app.ts';
+import { createApp, DEFAULT_MAX_LISTS, type App } from '../../src/app.ts';
 import { DEFAULT_APP_CONFIG, type AppConfig } from '../../src/config.ts';
 import { fileAssets } from '../../src/hosts/node/file-assets.ts';
 import { PROJECT_ROOT } from '../../src/hosts/node/project-root.ts';
@@ -13,9 +13,9 @@ import {
   LISTS_PATH,
   namedListPaths,
   type ListPaths,
-} from '../../src/lists/list-paths.ts';
+} from '../../src/model/resources.ts';
 import { localLists } from '../../src/lists/local-lists.ts';
-import type { ListStores } from '../../src/lists/list-stores.ts';
+import type { ListStores } from '../../src/storage/kept-lists.ts';
 import { recordingLogger } from './log-lines.ts';
 import { nodeConfig, SILENT } from './node-server.ts';
 
@@ -186,7 +186,7 @@ export function onNamedList(host: TestHost): TestHost {
 /** How many named lists `app` holds. */
 function namedListsOf(app: App): number {
   let count = 0;
-  for (const list of app.lists.held()) if (!list.isDefault) count += 1;
+  for (const list of app.lists.inMemory()) if (!list.isDefault) count += 1;
   return count;
 }
 
@@ -197,7 +197,10 @@ export const inProcessHost: TestHost = {
   async start(options = {}) {
     const app = createApp({
       config: appConfig(options),
-      lists: localLists({ stores: options.stores, maxLists: options.maxLists }),
+      lists: localLists({
+        stores: options.stores,
+        maxLists: options.maxLists ?? DEFAULT_MAX_LISTS,
+      }),
       host: {
         assets: fileAssets(`${PROJECT_ROOT}public`),
         reportError: options.reportError ?? (() => {}),
@@ -226,7 +229,7 @@ export const nodeHost: TestHost = {
     const reporting = options.reportError
       ? recordingLogger('error', (line) => options.reportError!(line)).logger
       : SILENT;
-    const running = await startNodeServer(config, reporting, { stores: options.stores });
+    const running = await startNodeServer(config, reporting, options.stores);
     return {
       paths: DEFAULT_LIST_PATHS,
       fetch: withRequestIds((path, init) => fetch(new URL(path, running.url), init)),

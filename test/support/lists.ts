@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { LISTS_PATH, listPathOf } from '../../src/lists/list-paths.ts';
+import { LISTS_PATH, listPathOf } from '../../src/model/resources.ts';
 import { sendJson } from './api.ts';
 import type { TestService } from './hosts.ts';
 

@@ -3,9 +3,8 @@ import { pino } from 'pino';
 import type { Logger } from '../../src/hosts/node/logger.ts';
 import { DEFAULT_NODE_CONFIG, type NodeConfig } from '../../src/hosts/node/node-config.ts';
 import { startNodeServer, type RunningServer } from '../../src/hosts/node/server.ts';
-import { DEFAULT_LIST_PATHS } from '../../src/lists/list-paths.ts';
-import type { ListStores } from '../../src/lists/list-stores.ts';
-import type { TodoStore } from '../../src/todos/store.ts';
+import { DEFAULT_LIST_PATHS } from '../../src/model/resources.ts';
+import type { ListStores } from '../../src/storage/kept-lists.ts';
 import type { TestService } from './hosts.ts';
 
 // The Node host started inside the test's own process, to hand it parts and read its state;
@@ -35,7 +34,6 @@ export function nodeConfig(options: NodeServerOptions = {}): NodeConfig {
 
 /** What a test hands the host instead of its own: a fresh one for each test. */
 export interface NodeServerParts {
-  readonly store?: () => TodoStore;
   readonly stores?: () => ListStores;
   readonly logger?: () => Logger;
 }
@@ -48,10 +46,7 @@ export function useNodeServer(
   let running: RunningServer | undefined;
   beforeEach(async () => {
     const logger = parts.logger?.() ?? SILENT;
-    running = await startNodeServer(nodeConfig(options), logger, {
-      store: parts.store?.(),
-      stores: parts.stores?.(),
-    });
+    running = await startNodeServer(nodeConfig(options), logger, parts.stores?.());
   });
   afterEach(() => running?.close());
   return () => running!;

@@ -1,11 +1,23 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { readFileSync } from 'node:fs';
+import { OPENAPI_FILE, withSettings } from '../../src/api/site.ts';
 import type { AppConfig } from '../../src/config.ts';
-import { openApiDocument } from '../../src/openapi/document.ts';
+import { PROJECT_ROOT } from '../../src/hosts/node/project-root.ts';
 import { appConfig, type TestHost } from './hosts.ts';
 
-type Document = ReturnType<typeof openApiDocument>;
+interface Document {
+  readonly paths: Record<string, Record<string, unknown>>;
+  readonly components: { readonly responses: Record<string, Described> };
+}
+
+/** The OpenAPI document the service serves with `config`, as `npm run build` made it. */
+export function openApiDocument(config: AppConfig): Document {
+  const template = readFileSync(`${PROJECT_ROOT}public/${OPENAPI_FILE}`, 'utf8');
+  return JSON.parse(withSettings(template, config)) as Document;
+}
 interface Described {
+  $ref?: string;
   headers?: Record<string, unknown>;
   content?: Record<string, unknown>;
 }
@@ -84,18 +96,35 @@ export class OpenApiCheck {
       return method === 'HEAD' ? [] : this.#problemBody(response);
     }
     const status = String(response.status);
-    const described = operation.responses[status];
-    if (described === undefined) {
+    if (operation.responses[status] === undefined) {
       return [`the document lists ${Object.keys(operation.responses).join(', ')} only`];
     }
     this.seen.add(`${key.toUpperCase()} ${path} ${status}`);
-    const problems = this.#missingHeaders(described, response);
-    if (method !== 'HEAD')
-      problems.push(...(await this.#bodyProblems(path, key, status, described, response)));
+    const answer = this.#resolved(['paths', path, key, 'responses', status]);
+    const problems = this.#missingHeaders(answer.value, response);
+    if (method !== 'HEAD') problems.push(...(await this.#bodyProblems(answer, response)));
     if (response.ok && operation.requestBody) {
-      problems.push(...this.#requestProblems(path, key, init));
+      problems.push(
+        ...this.#requestProblems(this.#resolved(['paths', path, key, 'requestBody']), init),
+      );
     }
     return problems;
+  }
+
+  /** The part of the document at `at`, its `$ref` followed, and where that part really is. */
+  #resolved(at: string[]): { value: Described; at: string[] } {
+    let value = at.reduce<unknown>(
+      (part, key) => (part as Record<string, unknown>)[key],
+      this.document,
+    );
+    const ref = (value as Described).$ref;
+    if (ref === undefined) return { value: value as Described, at };
+    const target = ref.slice(2).split('/');
+    value = target.reduce<unknown>(
+      (part, key) => (part as Record<string, unknown>)[key],
+      this.document,
+    );
+    return { value: value as Described, at: target };
   }
 
   #documentedPath(pathname: string): string | undefined {
@@ -115,10 +144,7 @@ export class OpenApiCheck {
   }
 
   async #bodyProblems(
-    path: string,
-    method: string,
-    status: string,
-    described: Described,
+    { value: described, at }: { value: Described; at: string[] },
     response: Response,
   ) {
     const mediaType = mediaTypeOf(response.headers.get('content-type'));
@@ -130,18 +156,14 @@ export class OpenApiCheck {
       return [`its type ${mediaType} is not one of ${Object.keys(described.content).join(', ')}`];
     }
     if (!mediaType.endsWith('json')) return [];
-    const validate = this.#validator(
-      pointer('paths', path, method, 'responses', status, 'content', mediaType, 'schema'),
-    );
+    const validate = this.#validator(pointer(...at, 'content', mediaType, 'schema'));
     return this.#schemaProblems(validate, await response.clone().json(), 'body');
   }
 
-  #requestProblems(path: string, method: string, init: RequestInit | undefined): string[] {
+  #requestProblems({ at }: { at: string[] }, init: RequestInit | undefined): string[] {
     // An empty body is no body: an operation whose body is optional accepts that.
     if (typeof init?.body !== 'string' || init.body === '') return [];
-    const validate = this.#validator(
-      pointer('paths', path, method, 'requestBody', 'content', 'application/json', 'schema'),
-    );
+    const validate = this.#validator(pointer(...at, 'content', 'application/json', 'schema'));
     return this.#schemaProblems(validate, JSON.parse(init.body), 'accepted request body');
   }
 

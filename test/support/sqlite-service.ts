@@ -1,14 +1,14 @@
 import { onTestFinished } from 'vitest';
-import { createApp } from '../../src/app.ts';
+import { createApp, DEFAULT_MAX_LISTS } from '../../src/app.ts';
 import { DEFAULT_APP_CONFIG } from '../../src/config.ts';
-import { openSqliteFile } from '../../src/hosts/node/sqlite-file.ts';
-import { DEFAULT_LIST_PATHS } from '../../src/lists/list-paths.ts';
+import { openSqliteFile } from '../../src/hosts/node/storage-file.ts';
+import { DEFAULT_LIST_PATHS } from '../../src/model/resources.ts';
 import { localLists } from '../../src/lists/local-lists.ts';
-import { sqliteListStores } from '../../src/lists/sqlite-list-stores.ts';
-import { committerOn, GroupCommit, type Committer } from '../../src/todos/group-commit.ts';
-import type { SqlDatabase } from '../../src/todos/sql-database.ts';
-import type { WriteDone } from '../../src/todos/sql-writes.ts';
-import type { SqlStatement } from '../../src/todos/sql-statements.ts';
+import { sqliteListStores } from '../../src/storage/kept-lists.ts';
+import { committerOn, GroupCommit, type Committer } from '../../src/storage/group-commit.ts';
+import type { SqlDatabase } from '../../src/storage/sql.ts';
+import type { WriteDone } from '../../src/storage/sql.ts';
+import type { SqlStatement } from '../../src/storage/sql.ts';
 import { inProcessFetch } from './hosts.ts';
 
 /** The SQLite file `file`, closed after the test. */
@@ -41,7 +41,10 @@ export function sqliteService(db: SqlDatabase, options: SqliteServiceOptions = {
   });
   const app = createApp({
     config,
-    lists: localLists({ stores: sqliteListStores(db, commits), maxLists: options.maxLists }),
+    lists: localLists({
+      stores: sqliteListStores(db, commits),
+      maxLists: options.maxLists ?? DEFAULT_MAX_LISTS,
+    }),
     host: { reportError: options.reportError ?? (() => {}) },
   });
   onTestFinished(() => app.close());

@@ -1,4 +1,4 @@
-import { varNameOf } from '../../src/hosts/workerd/vars-config.ts';
+import { varNameOf } from '../../src/hosts/workerd/vars.ts';
 import type { ServiceOptions } from './hosts.ts';
 
 /** `limits` and `sse` as the worker's `[vars]` that set them. */

@@ -1,7 +1,6 @@
 import worker, { TodoListObject as ListObject } from '../../src/hosts/workerd/worker.ts';
-import { LIST_NAME, type Env } from '../../src/hosts/workerd/env.ts';
-import { objectIdOf } from '../../src/hosts/workerd/object-ids.ts';
-import { FORGET_REASON, ONE_LIST, TEST_PATHS } from './test-paths.ts';
+import { LIST_NAME, objectIdOf, type Env } from '../../src/hosts/workerd/env.ts';
+import { FORGET_REASON, TEST_PATHS } from './test-paths.ts';
 
 /**
  * The real object under the name `wrangler.toml` binds, plus what only a test may do to it.
@@ -37,7 +36,7 @@ export class TodoListObject extends ListObject {
     return new Response(readable, response);
   }
 
-  /** What keeps the object in memory, as `WranglerDev.objectState` gives it. */
+  /** What keeps the object in memory, as `Workerd.objectState` gives it. */
   objectState() {
     return {
       instance: this.#instance,
@@ -70,33 +69,17 @@ export class TodoListObject extends ListObject {
   }
 
   /**
-   * The storage of the service from before there were named lists. An eviction must follow, in
-   * a call of its own: one in this call would drop these writes with it.
+   * A table of a format from before formats were numbered, in place of today's tables. An
+   * eviction must follow, in a call of its own: one in this call would drop this write with it.
    */
-  oneListSchema(): void {
+  olderFormat(): void {
     const sql = this.ctx.storage.sql;
-    // Not deleteAll(), whose wiping would take these writes with it.
-    for (const table of ['lists', 'list_items', 'list_changes'])
-      sql.exec(`DROP TABLE IF EXISTS ${table}`);
+    // Not deleteAll(), whose wiping would take this write with it.
+    const tables = sql.exec("SELECT name FROM sqlite_master WHERE type = 'table'").toArray();
+    for (const { name } of tables) {
+      if (!String(name).startsWith('_')) sql.exec(`DROP TABLE IF EXISTS "${String(name)}"`);
+    }
     sql.exec('CREATE TABLE list_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-    sql.exec(
-      'CREATE TABLE todos (id TEXT NOT NULL UNIQUE, title TEXT NOT NULL, ' +
-        'completed INTEGER NOT NULL, version TEXT NOT NULL)',
-    );
-    sql.exec(
-      'CREATE TABLE changes (sequence INTEGER PRIMARY KEY, type TEXT NOT NULL, todo TEXT NOT NULL)',
-    );
-    const { run, sequence, items } = ONE_LIST;
-    sql.exec("INSERT INTO list_state VALUES ('run', ?), ('sequence', ?)", run, String(sequence));
-    items.forEach(({ id, title, completed }, index) =>
-      sql.exec(
-        'INSERT INTO todos VALUES (?, ?, ?, ?)',
-        id,
-        title,
-        completed ? 1 : 0,
-        `${run}.${index + 1}`,
-      ),
-    );
   }
 }
 
@@ -136,7 +119,7 @@ export default {
     if (
       path === TEST_PATHS.forget ||
       path === TEST_PATHS.evict ||
-      path === TEST_PATHS.oneListSchema
+      path === TEST_PATHS.olderFormat
     ) {
       const object = objectOf(url, env);
       const call =
@@ -144,7 +127,7 @@ export default {
           ? object.forget()
           : path === TEST_PATHS.evict
             ? object.evict()
-            : object.oneListSchema().then(() => objectOf(url, env).evict());
+            : object.olderFormat().then(() => objectOf(url, env).evict());
       // The call fails by design, with the reason it gave: the object it runs in is aborted.
       await call.catch((error: unknown) => {
         if (!String(error).includes(FORGET_REASON)) throw error;

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { namedListPaths } from '../../src/lists/list-paths.ts';
+import { namedListPaths } from '../../src/model/resources.ts';
 import { createTodo, type TodoJson } from '../support/api.ts';
 import type { TestService } from '../support/hosts.ts';
 import { createList } from '../support/lists.ts';
 import { firstEvent, openStream, sequenceOf, type StreamReader } from '../support/sse.ts';
-import { useWranglerDev } from '../support/wrangler-dev-host.ts';
+import { useWorkerd } from '../support/workerd-host.ts';
 
 const HEARTBEAT_SECONDS = 1;
 
@@ -32,7 +32,7 @@ describe.each([
   ['the default list', undefined],
   ['a named list', 'named'],
 ] as const)('event streams of %s on workerd, held by the worker', (_, kind) => {
-  const dev = useWranglerDev(`event relay ${kind}`, { SSE_HEARTBEAT_SECONDS: HEARTBEAT_SECONDS });
+  const dev = useWorkerd(`event relay ${kind}`, { SSE_HEARTBEAT_SECONDS: HEARTBEAT_SECONDS });
   let listId: string | undefined;
   let service: TestService;
   beforeEach(async () => {
@@ -120,7 +120,7 @@ describe.each([
 });
 
 describe('event streams of a default list kept in memory on workerd', () => {
-  const dev = useWranglerDev('event relay in memory', { STORAGE: 'memory' });
+  const dev = useWorkerd('event relay in memory', { STORAGE: 'memory' });
 
   it('ends the stream when the object restarts, so the client reconnects to the new list', async () => {
     const stream = (await openAll(dev().asService(), 1))[0]!;

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { LISTS_PATH, listPathOf, namedListPaths } from '../../src/lists/list-paths.ts';
+import { LISTS_PATH, listPathOf, namedListPaths } from '../../src/model/resources.ts';
 import { answerOf, keyed } from '../conformance/idempotency.ts';
 import { expectProblem } from '../support/api.ts';
 import { createList } from '../support/lists.ts';
-import { useWranglerDev } from '../support/wrangler-dev-host.ts';
+import { useWorkerd } from '../support/workerd-host.ts';
 
 /** A key of its own for each create: keyed lists' objects outlive a test. */
 const newKey = () => `"${crypto.randomUUID()}"`;
 
 describe('Idempotency-Key under wrangler dev, the objects evicted', () => {
-  const dev = useWranglerDev('idempotency');
+  const dev = useWorkerd('idempotency');
 
   it('answers a retried item create as the first after the list’s object was evicted', async () => {
     const key = newKey();

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { base64UrlOf, bytesOfBase64Url } from '../../src/lists/list-id.ts';
-import { listPathOf, namedListPaths } from '../../src/lists/list-paths.ts';
+import { listPathOf, namedListPaths } from '../../src/model/resources.ts';
 import { sendJson, type TodoJson } from '../support/api.ts';
 import { createList, MALFORMED_ID, NEVER_MADE_ID } from '../support/lists.ts';
 import { openStream } from '../support/sse.ts';
-import { useWranglerDev } from '../support/wrangler-dev-host.ts';
+import { useWorkerd } from '../support/workerd-host.ts';
 
 /** Every route of a list, as a probe with an id would try them. */
 const probes = (id: string): [string, RequestInit][] => [
@@ -25,7 +25,7 @@ function forged(id: string): string {
 }
 
 describe('named lists under wrangler dev, STORAGE = "memory"', () => {
-  const dev = useWranglerDev('named lists', { STORAGE: 'memory' });
+  const dev = useWorkerd('named lists', { STORAGE: 'memory' });
   const service = () => dev().asService();
   const onList = (id: string) => dev().asService(namedListPaths(id));
 

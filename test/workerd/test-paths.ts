@@ -16,21 +16,11 @@ export const TEST_PATHS = {
   /** How many times the worker has addressed an object since the last call. */
   objectsAddressed: '/__test/objects-addressed',
   /**
-   * Writes, in the default list's storage, the tables of the service from before there were
-   * named lists, holding `ONE_LIST`, in place of today's, and evicts the object.
+   * Writes, in the default list's storage, a table of a format from before formats were
+   * numbered, in place of today's, and evicts the object.
    */
-  oneListSchema: '/__test/one-list-schema',
+  olderFormat: '/__test/older-format',
 };
 
 /** The reason `forget` aborts the object with: the runtime logs it, and it is expected. */
 export const FORGET_REASON = 'forgotten by the test host';
-
-/** What `oneListSchema` writes: a run, its sequence, and two items in their order. */
-export const ONE_LIST = {
-  run: 'abcd1234',
-  sequence: 2,
-  items: [
-    { id: '22222222-2222-4222-8222-222222222222', title: 'b', completed: true },
-    { id: '11111111-1111-4111-8111-111111111111', title: 'a', completed: false },
-  ],
-};

@@ -2,7 +2,16 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { unstable_getMiniflareWorkerOptions } from 'wrangler';
 import { ConfigError, DEFAULT_APP_CONFIG } from '../../src/config.ts';
-import { appConfigFromVars, workerConfigFromVars } from '../../src/hosts/workerd/vars-config.ts';
+import { configFromVars, type WorkerConfig } from '../../src/hosts/workerd/vars.ts';
+
+/** The worker's configuration in `vars`, failing the test if they are wrong. */
+function workerConfigFromVars(vars: Record<string, unknown>): WorkerConfig {
+  const config = configFromVars(vars);
+  if (config instanceof ConfigError) throw config;
+  return config;
+}
+
+const appConfigFromVars = (vars: Record<string, unknown>) => workerConfigFromVars(vars).app;
 
 /** `wrangler.toml`'s `[vars]`, read the way `wrangler dev` reads them. */
 function wranglerTomlVars(): Record<string, unknown> {
@@ -12,13 +21,8 @@ function wranglerTomlVars(): Record<string, unknown> {
 }
 
 function problemsOf(vars: Record<string, unknown>): readonly string[] {
-  try {
-    appConfigFromVars(vars);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
+  const config = configFromVars(vars);
+  return config instanceof ConfigError ? config.problems : [];
 }
 
 describe("the worker's [vars]", () => {
@@ -68,15 +72,7 @@ describe("the worker's [vars]", () => {
 });
 
 describe('STORAGE in [vars]', () => {
-  const storageProblems = (vars: Record<string, unknown>) => {
-    try {
-      workerConfigFromVars(vars);
-      return [];
-    } catch (error) {
-      if (error instanceof ConfigError) return error.problems;
-      throw error;
-    }
-  };
+  const storageProblems = problemsOf;
 
   it('keeps the list in SQLite when STORAGE is left out', () => {
     expect(workerConfigFromVars({}).storage).toBe('sqlite');

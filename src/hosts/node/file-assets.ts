@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
-import type { AssetSource } from '../../http/static-files.ts';
+import type { AssetSource } from '../../api/static-files.ts';
 
 const MISSING = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
 

@@ -1,8 +1,5 @@
-import { hostname } from 'node:os';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import PinoPretty from 'pino-pretty';
-import { pathOf } from '../../http/url-path.ts';
-import { jsonLines } from './json-lines.ts';
 import type { LogFormat, LogLevel } from './node-config.ts';
 
 export type { Logger };
@@ -18,72 +15,63 @@ export interface RequestLine {
 
 export const REQUEST_MESSAGE = 'request';
 
-const HEALTH_PATH = '/healthz';
-
 /**
- * Where a JSON logger's request lines go, spelled out (`spelledLine`) rather than made by pino,
- * and pino's fields for them (`pid`, `hostname`) already serialised.
- */
-interface SpelledLines {
-  readonly destination: DestinationStream;
-  readonly base: string;
-}
-const SPELLED = new WeakMap<Logger, SpelledLines>();
-
-/**
- * Logs the one line `request`, known by `requestId`, gets once `response` is made; `started` is
- * `performance.now()` when it arrived.
- */
-export function logRequest(
-  logger: Logger,
-  request: Request,
-  requestId: string,
-  response: Response,
-  started: number,
-): void {
-  const path = pathOf(request.url);
-  // Probes come every few seconds from every balancer: they would drown the log.
-  const level = path === HEALTH_PATH ? 'debug' : 'info';
-  if (!logger.isLevelEnabled(level)) return;
-  const line: RequestLine = {
-    reqId: requestId,
-    method: request.method,
-    path,
-    status: response.status,
-    ms: Math.round((performance.now() - started) * 100) / 100,
-  };
-  const spelled = SPELLED.get(logger);
-  if (spelled === undefined) logger[level](line, REQUEST_MESSAGE);
-  else spelled.destination.write(spelledLine(logger.levels.values[level]!, spelled.base, line));
-}
-
-/**
- * The line pino makes for `logger[level](line, 'request')`, byte for byte, in half the time
- * pino takes: every request writes one. A test holds it to pino's own line.
- */
-function spelledLine(level: number, base: string, line: RequestLine): string {
-  return (
-    `{"level":${level},"time":${Date.now()}${base},"reqId":${JSON.stringify(line.reqId)},` +
-    `"method":${JSON.stringify(line.method)},"path":${JSON.stringify(line.path)},` +
-    `"status":${line.status},"ms":${line.ms},"msg":"${REQUEST_MESSAGE}"}\n`
-  );
-}
-
-/**
- * pino's JSON lines in prod (`jsonLines`), the request lines among them spelled out; in dev,
- * pino-pretty's short readable lines. `destination` replaces either, for tests.
+ * pino's JSON lines in prod, written through `heldLines`; in dev, pino-pretty's short readable
+ * lines. `destination` replaces either, for tests.
  */
 export function createLogger(
   { level, format }: { level: LogLevel; format: LogFormat },
   destination?: DestinationStream,
 ): Logger {
-  if (format === 'pretty') return pino({ level }, destination ?? readableLines());
-  const json = destination ?? jsonLines();
-  const logger = pino({ level }, json);
-  // pino's own fields on every line, as its default `base` has them.
-  const base = JSON.stringify({ pid: process.pid, hostname: hostname() }).slice(1, -1);
-  SPELLED.set(logger, { destination: json, base: `,${base}` });
-  return logger;
+  return pino({ level }, destination ?? (format === 'json' ? heldLines() : readableLines()));
+}
+
+/** Under load, lines go out together in writes of about this many characters... */
+const HELD_AT_MOST = 16 * 1024;
+/** ...and a line waits no longer than this for others to join it. */
+const HELD_FOR_MS = 50;
+
+/**
+ * The prod log's destination: lines held and written to stdout together, through
+ * `pino.destination()`. A write is a system call, and one for every line cost more than the line
+ * itself. A batch is written synchronously: pino's asynchronous writes hand each one to libuv's
+ * thread pool, which on the one core a service is measured on cost more CPU than it saved. So a
+ * reader that stops reading without going away holds the service up once its pipe is full,
+ * where an asynchronous writer would hold every line in memory instead.
+ *
+ * Lines still held when the process exits (on SIGTERM or SIGINT once the host handles them, or
+ * on an uncaught error) are written first; a process killed any other way loses at most the last
+ * 50 ms. Once nothing reads stdout any more (the log collector died, `| pino-pretty` was
+ * stopped), pino's destination drops every later line: the log ends there, the service goes on.
+ * Each call adds a listener for the process's exit: the host makes one logger for its life.
+ */
+function heldLines(): DestinationStream {
+  const stdout = pino.destination({ dest: 1, sync: true });
+  let held = '';
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const text = held;
+    held = '';
+    if (text !== '') stdout.write(text);
+  };
+  process.once('exit', () => {
+    try {
+      flush();
+    } catch {
+      // The process is ending either way: a line it cannot write must not turn a clean exit
+      // into a crash.
+    }
+  });
+  return {
+    write(line: string) {
+      held += line;
+      if (held.length >= HELD_AT_MOST) flush();
+      // Unreferenced: lines waiting must not keep alive a process that has nothing else to do.
+      else timer ??= setTimeout(flush, HELD_FOR_MS).unref();
+    },
+  };
 }
 
 /** pino-pretty's lines, with a request's fields folded into one short message. */

@@ -4,8 +4,7 @@ import { helpText } from './help.ts';
 import { createLogger } from './logger.ts';
 import { PROJECT_ROOT } from './project-root.ts';
 import { startNodeServer } from './server.ts';
-import { StorageFileError } from './sqlite-file.ts';
-import { openStorageFile, type StorageFile } from './storage-file.ts';
+import { openStorageFile, StorageFileError, type StorageFile } from './storage-file.ts';
 import { exitOnSignals } from './shutdown.ts';
 
 const args = process.argv.slice(2);
@@ -42,7 +41,7 @@ try {
   );
   process.exit(1);
 }
-const running = await startNodeServer(config, logger, { stores: storage?.stores }).catch(
+const running = await startNodeServer(config, logger, storage?.stores).catch(
   (error: NodeJS.ErrnoException) => {
     if (error.syscall !== 'listen') throw error;
     const reason = error.code === 'EADDRINUSE' ? 'the port is in use' : error.message;

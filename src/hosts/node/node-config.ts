@@ -8,7 +8,7 @@ import {
   type Rule,
   type RulesOf,
 } from '../../config.ts';
-import { DEFAULT_MAX_LISTS } from '../../lists/local-lists.ts';
+import { DEFAULT_MAX_LISTS } from '../../app.ts';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -1,20 +1,17 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { createServerAdapter, Response as AdapterResponse } from '@whatwg-node/server';
 import { createApp, type App } from '../../app.ts';
-import type { ErrorReporter } from '../../host.ts';
-import { requestIdOf } from '../../http/request-id.ts';
-import { pathOf } from '../../http/url-path.ts';
+import { requestIdOf } from '../../http/request.ts';
+import { pathOf, type ErrorReporter } from '../../http/router.ts';
 import { localLists } from '../../lists/local-lists.ts';
-import type { ListStores } from '../../lists/list-stores.ts';
-import type { TodoStore } from '../../todos/store.ts';
+import type { ListStores } from '../../storage/kept-lists.ts';
 import { answerClientErrorsInOrder } from './client-errors.ts';
 import { fileAssets } from './file-assets.ts';
-import { logRequest, type Logger } from './logger.ts';
+import { REQUEST_MESSAGE, type Logger, type RequestLine } from './logger.ts';
 import type { NodeConfig } from './node-config.ts';
-import { openNodeEventChannel } from './node-event-channel.ts';
 import { PROJECT_ROOT } from './project-root.ts';
 import { closeGracefully } from './shutdown.ts';
 
@@ -34,39 +31,23 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Where the service's lists are kept, and a default list's store of a test's own. */
-export interface NodeServerParts {
-  readonly stores?: ListStores;
-  readonly store?: TodoStore;
-}
-
-/** Serves the handler on `node:http` through @whatwg-node/server. */
+/** Serves the handler on `node:http` through @whatwg-node/server; `stores` keep the lists. */
 export async function startNodeServer(
   config: NodeConfig,
   logger: Logger,
-  parts: NodeServerParts = {},
+  stores?: ListStores,
 ): Promise<RunningServer> {
   const reportError: ErrorReporter = (error, request, reqId) => {
     try {
-      logger.error(
-        {
-          err: error,
-          reqId,
-          ...(request && { method: request.method, path: pathOf(request.url) }),
-        },
-        'unexpected error',
-      );
+      const at = request && { method: request.method, path: pathOf(request.url) };
+      logger.error({ err: error, reqId, ...at }, 'unexpected error');
     } catch {
       // The log itself is broken: there is nowhere left to report to.
     }
   };
   const app = createApp({
     config,
-    lists: localLists({
-      stores: parts.stores,
-      defaultStore: parts.store,
-      maxLists: config.limits.maxLists,
-    }),
+    lists: localLists({ stores, maxLists: config.limits.maxLists }),
     host: {
       assets: fileAssets(join(PROJECT_ROOT, 'public')),
       reportError,
@@ -74,7 +55,6 @@ export async function startNodeServer(
       Response: AdapterResponse as typeof Response,
       // Node's parser ends a body at its Content-Length; what follows is the next request.
       contentLengthIsExact: true,
-      openEventChannel: openNodeEventChannel,
       afterAnswers: setImmediate,
     },
   });
@@ -83,18 +63,24 @@ export async function startNodeServer(
   // Never rejects: the adapter would answer a rejection with the error's stack as the body.
   const answer = async (request: Request, socket: QueuedSocket): Promise<Response> => {
     const started = performance.now();
-    const requestId = requestIdOf(request);
-    const response = await app.fetch(request, requestId);
+    const reqId = requestIdOf(request);
+    const response = await app.fetch(request, reqId);
     // The last answer is kept only while a later request may have to wait for it.
     if ((socket[IN_FLIGHT]! -= 1) === 0) socket[LAST_ANSWER] = undefined;
     try {
       // A refused body is left unread: closing the connection stops Node reading the rest.
       // While draining, closing after each answer lets keep-alive clients go elsewhere.
       if (draining || response.status === 413) response.headers.set('connection', 'close');
-      logRequest(logger, request, requestId, response, started);
+      const path = pathOf(request.url);
+      // Probes come every few seconds from every balancer: they would drown the log.
+      const level = path === '/healthz' ? 'debug' : 'info';
+      const { method } = request;
+      const ms = Math.round((performance.now() - started) * 100) / 100;
+      const line: RequestLine = { reqId, method, path, status: response.status, ms };
+      logger[level](line, REQUEST_MESSAGE);
     } catch (error) {
       // The handler's answer stands: a change it made must not be reported as failed.
-      reportError(error, request, requestId);
+      reportError(error, request, reqId);
     }
     return response;
   };

@@ -1,8 +1,11 @@
-import { openWebEventChannel, type EventChannel } from '../../live/event-channel.ts';
-import { EventClient } from '../../live/event-client.ts';
-import { MAX_BACKLOG_BYTES } from '../../live/event-streams.ts';
-import { LAST_EVENT_ID_PARAM } from '../../live/events.ts';
-import { PING } from '../../live/heartbeat.ts';
+import {
+  EventClient,
+  lastEventIdOf,
+  MAX_BACKLOG_BYTES,
+  openWebEventChannel,
+  PING,
+  type EventChannel,
+} from '../../live/event-channel.ts';
 import {
   LastEventId,
   OPENING_BYTES_HEADER,
@@ -56,7 +59,7 @@ class EventRelay {
   ) {
     this.#listObject = listObject;
     this.#request = request;
-    this.#lastEventId = new LastEventId(lastEventIdOf(request));
+    this.#lastEventId = new LastEventId(lastEventIdOf(request) ?? undefined);
     this.#client = new EventClient(channel, request.signal, () => this.#stop());
     this.#heartbeat = setInterval(() => this.#client.send(PING), heartbeatSeconds * 1000);
     // A client that left before the stream began is never told so by its signal.
@@ -129,12 +132,6 @@ function upgradeOf(request: Request, lastEventId?: string): Request {
   headers.set('upgrade', 'websocket');
   if (lastEventId !== undefined) headers.set('last-event-id', lastEventId);
   return new Request(request.url, { headers });
-}
-
-/** The id a client resumes after: the header a reconnecting EventSource sends wins. */
-function lastEventIdOf(request: Request): string | undefined {
-  const { searchParams } = new URL(request.url);
-  return request.headers.get('last-event-id') || searchParams.get(LAST_EVENT_ID_PARAM) || undefined;
 }
 
 /** The worker's end of a socket to the object, taking bytes as they come, not as Blobs. */

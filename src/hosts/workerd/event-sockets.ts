@@ -1,6 +1,5 @@
 import type { EventChannel } from '../../live/event-channel.ts';
-import { placeOfEventId } from '../../live/events.ts';
-import type { TodoList } from '../../lists/todo-list.ts';
+import type { LiveList } from '../../lists/live-list.ts';
 import { messagesOf, OPENING_BYTES_HEADER, STREAM_ENDED } from './relay-protocol.ts';
 
 /** What a socket keeps while its object hibernates: the run of the list it was opened on. */
@@ -38,12 +37,12 @@ export class EventSockets {
    * run of the list (a list kept in memory starts again when its object does) ends, and its
    * client reconnects to the list as it is now.
    */
-  adoptAll(listOf: () => TodoList | undefined): void {
+  adoptAll(listOf: () => LiveList | undefined): void {
     const sockets = this.#ctx.getWebSockets();
     const list = sockets.length > 0 ? listOf() : undefined;
     for (const socket of sockets) {
       const { run } = socket.deserializeAttachment() as SocketAttachment;
-      const sameRun = list !== undefined && run === placeOfEventId(list.store.version)?.run;
+      const sameRun = list !== undefined && run === list.store.run;
       if (sameRun && !list.deleted)
         list.events.adopt(SocketChannel.adopted(this.#channels, socket));
       else closeQuietly(socket, STREAM_ENDED);

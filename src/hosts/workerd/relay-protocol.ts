@@ -1,4 +1,4 @@
-import { concatBytes } from '../../http/bytes.ts';
+import { concatBytes } from '../../http/body.ts';
 
 /**
  * How a list's object and the worker that carries one of its event streams speak over their

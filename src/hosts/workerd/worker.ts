@@ -1,56 +1,24 @@
+import type { AssetSource } from '../../api/static-files.ts';
 import { createApp } from '../../app.ts';
 import { ConfigError } from '../../config.ts';
-import type { Handler } from '../../handler.ts';
-import { isApiPath } from '../../http/cors.ts';
-import { IDEMPOTENCY_KEY } from '../../http/idempotency-key.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { Responses } from '../../http/responses.ts';
-import { requestIdOf } from '../../http/request-id.ts';
-import { pathOf } from '../../http/url-path.ts';
-import type { ListDirectory } from '../../lists/list-directory.ts';
-import { DEFAULT_LIST_PATHS, LISTS_PATH, namedListPaths } from '../../lists/list-paths.ts';
-import { answerAfterBody } from './answer-after-body.ts';
-import { LIST_NAME, type Env } from './env.ts';
+import { IDEMPOTENCY_KEY, requestIdOf } from '../../http/request.ts';
+import { isApiPath, Responses } from '../../http/responses.ts';
+import { pathOf, type Handler } from '../../http/router.ts';
+import type { ListDirectory } from '../../lists/directory.ts';
+import { LISTS_PATH } from '../../model/resources.ts';
+import { LIST_NAME, objectIdOf, type Env } from './env.ts';
+import { workerConfigOf } from './vars.ts';
 import { relayEvents } from './event-relay.ts';
-import { objectIdOf } from './object-ids.ts';
-import { workerConfigFromVars, type WorkerConfig } from './vars-config.ts';
-import { workersAssets } from './workers-assets.ts';
+import { answerAfterBody } from './todo-list-object.ts';
 
 export { TodoListObject } from './todo-list-object.ts';
 
 /** The name of the object a list made with the key `key` lives in; never the default list's. */
 const keyedName = (key: string) => `${IDEMPOTENCY_KEY} ${key}`;
 
-/** Whether `path` is `base` or below it. */
-const isUnder = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
-
-/** This isolate's configuration, read from `[vars]` once, or what is wrong with them. */
-let config: WorkerConfig | ConfigError | undefined;
 /** This isolate's handler for what no list's object answers. */
 let handler: Handler | undefined;
-
-function configOf(env: Env): WorkerConfig | ConfigError {
-  if (config !== undefined) return config;
-  try {
-    config = workerConfigFromVars(env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    config = error;
-    console.error(
-      `The worker's [vars] are wrong; it answers 500 until they are fixed.\n${error.message}`,
-    );
-  }
-  return config;
-}
-
-/** Every request's answer while `[vars]` are wrong: the operator sees what to change. */
-function misconfigured(error: ConfigError, request: Request): Response {
-  const problem = new HttpProblem(500, `The service is misconfigured. ${error.problems.join(' ')}`);
-  return new Responses(Response, requestIdOf(request)).problem(
-    problem,
-    isApiPath(pathOf(request.url)),
-  );
-}
 
 /**
  * The lists as the worker sees them: it holds none, and makes each new one in an object of
@@ -58,11 +26,10 @@ function misconfigured(error: ConfigError, request: Request): Response {
  * A list made with an `Idempotency-Key` is made in the object named after the key, which
  * answers a retry as it answered the first create: there is no directory of keys to consult.
  */
-function workerLists(env: Env): ListDirectory {
-  const { TODO_LIST } = env;
+function workerLists({ TODO_LIST }: Env): ListDirectory {
   return {
     defaultList: undefined,
-    find: () => undefined,
+    named: new Map(),
     create: async (title, key) => {
       const id = key === undefined ? TODO_LIST.newUniqueId() : TODO_LIST.idFromName(keyedName(key));
       const created = await TODO_LIST.get(id).create(title, key);
@@ -71,51 +38,79 @@ function workerLists(env: Env): ListDirectory {
       return created.made;
     },
     delete: () => Promise.reject(new Error('The worker holds no list to delete.')),
-    held: () => [],
+    inMemory: () => [],
+  };
+}
+
+/** Any origin will do: the binding looks only at the path. */
+const ASSETS_ORIGIN = 'https://assets.invalid';
+
+/**
+ * `public/` as Workers static assets, read through the `ASSETS` binding. The handler decides
+ * which paths may be served and with which headers, as it does on Node; `html_handling = "none"`
+ * in `wrangler.toml` makes the binding answer each file at its own path, without redirects.
+ */
+function workersAssets(assets: Fetcher): AssetSource {
+  return {
+    async read(path) {
+      const url = `${ASSETS_ORIGIN}/${path.split('/').map(encodeURIComponent).join('/')}`;
+      const response = await assets.fetch(url);
+      if (response.status === 404) {
+        await response.body?.cancel();
+        return undefined;
+      }
+      if (!response.ok) throw new Error(`Workers assets answered ${response.status} for ${path}`);
+      return new Uint8Array(await response.arrayBuffer());
+    },
   };
 }
 
 /**
- * The object of the list a path names: the default list's by its name, a named list's by its
- * id, which is the object's own. An id the runtime does not recognise names no object: the
- * worker's own handler answers it, exactly as an object answers for a list that is gone.
+ * The object of the list a path names, and whether the path is its event stream: the default
+ * list's object by its name, a named list's by its id, which is the object's own. An id the
+ * runtime does not recognise names no object: the worker's own handler answers it, exactly as
+ * an object answers for a list that is gone.
  */
-function listObjectOf(path: string, env: Env): DurableObjectStub | undefined {
-  const { todos, sse } = DEFAULT_LIST_PATHS;
-  if (isUnder(path, todos) || isUnder(path, sse)) {
-    return env.TODO_LIST.get(env.TODO_LIST.idFromName(LIST_NAME));
+function listObjectOf(
+  path: string,
+  env: Env,
+): { object: () => DurableObjectStub; stream: boolean } | undefined {
+  // A list's stream, with any trailing slashes, as the router matches it.
+  const trimmed = path.replace(/\/+$/, '');
+  if (/^\/api\/(todos|sse)(\/|$)/.test(path)) {
+    const object = () => env.TODO_LIST.get(env.TODO_LIST.idFromName(LIST_NAME));
+    return { object, stream: trimmed === '/api/sse' };
   }
   if (!path.startsWith(`${LISTS_PATH}/`)) return undefined;
-  const listId = path.slice(LISTS_PATH.length + 1).split('/', 1)[0]!;
-  const objectId = objectIdOf(env.TODO_LIST, listId);
-  return objectId && env.TODO_LIST.get(objectId);
-}
-
-/**
- * A list's event stream, with any trailing slashes, as the router matches it: the worker holds
- * it, so that the list's object can hibernate.
- */
-function isStreamPath(path: string): boolean {
-  const trimmed = path.replace(/\/+$/, '');
-  const listId = trimmed.slice(LISTS_PATH.length + 1).split('/', 1)[0]!;
-  return trimmed === DEFAULT_LIST_PATHS.sse || trimmed === namedListPaths(listId).sse;
+  const [listId, ...rest] = path.slice(LISTS_PATH.length + 1).split('/');
+  const objectId = objectIdOf(env.TODO_LIST, listId!);
+  if (objectId === undefined) return undefined;
+  const stream = rest[0] === 'sse' && rest.slice(1).every((part) => part === '');
+  return { object: () => env.TODO_LIST.get(objectId), stream };
 }
 
 function route(request: Request, env: Env): Promise<Response> {
-  const config = configOf(env);
+  const config = workerConfigOf(env);
   if (config instanceof ConfigError) {
-    return answerAfterBody(request, async () => misconfigured(config, request));
+    // Every request's answer while `[vars]` are wrong: the operator sees what to change.
+    const problem = new HttpProblem(
+      500,
+      `The service is misconfigured. ${config.problems.join(' ')}`,
+    );
+    const responses = new Responses(Response, requestIdOf(request));
+    return answerAfterBody(request, async () =>
+      responses.problem(problem, isApiPath(pathOf(request.url))),
+    );
   }
   const path = pathOf(request.url);
   const list = listObjectOf(path, env);
-  if (list !== undefined && request.method === 'GET' && isStreamPath(path)) {
-    const listObject = () => listObjectOf(path, env)!;
-    return relayEvents(request, listObject, config.app.sse.heartbeatSeconds);
+  if (list?.stream && request.method === 'GET') {
+    return relayEvents(request, list.object, config.app.sse.heartbeatSeconds);
   }
   if (list !== undefined) {
     // One byte over the limit is all the object's handler needs to refuse a body.
     const needed = config.app.limits.maxBodyBytes + 1;
-    return answerAfterBody(request, (forwarded) => list.fetch(forwarded), needed);
+    return answerAfterBody(request, (forwarded) => list.object().fetch(forwarded), needed);
   }
   handler ??= createApp({
     config: config.app,

@@ -1,4 +1,4 @@
-import { DEFAULT_LIST_PATHS } from '../../../src/lists/list-paths.ts';
+import { DEFAULT_LIST_PATHS } from '../../../src/model/resources.ts';
 
 const EVENTS_PATH = DEFAULT_LIST_PATHS.sse;
 import type { BrowserProblem } from './browser-problems.ts';

@@ -1,0 +1,175 @@
+import type { IRequest } from 'itty-router';
+import type { AppConfig } from '../config.ts';
+import { readJsonObject, requireJsonMediaType } from '../http/body.ts';
+import { HttpProblem, methodNotAllowed } from '../http/problem.ts';
+import { etagOf, idempotencyKeyOf, isNotModified, requireIfMatch } from '../http/request.ts';
+import { preflightHeaders, type Responses } from '../http/responses.ts';
+import type { Routes } from '../http/router.ts';
+import type { ListDirectory } from '../lists/directory.ts';
+import { noSuchList, type LiveList } from '../lists/live-list.ts';
+import { LISTS_PATH } from '../model/resources.ts';
+import { itemToReplay, type StoredTodo } from '../store/changes.ts';
+import type { ListStore } from '../store/list-store.ts';
+import { todoFieldsOf, type BodyIntent } from './fields.ts';
+
+/** What the routes of lists and their items are served with. */
+export interface ListRouteDeps {
+  readonly lists: ListDirectory;
+  readonly limits: AppConfig['limits'];
+  /** Whether the host delivers exactly a declared body (see `Host`). */
+  readonly contentLengthIsExact: boolean;
+}
+
+const CREATE: BodyIntent = { kind: 'create' };
+/** The refusals that depend on what a list holds: no such item, a stale If-Match, no room. */
+const REFUSALS_ON_CONTENT = new Set([404, 412, 507]);
+
+/**
+ * Answers a change whose conditions are checked on the list with its pending changes. A
+ * refusal so judged waits until those changes are committed, as their own answers do, so that
+ * no answer tells of a change before the change's own answer could; should one of them fail,
+ * the refusal fails too, with its error.
+ */
+export async function judgedWithPending(
+  store: ListStore,
+  answer: () => Promise<Response>,
+): Promise<Response> {
+  try {
+    return await answer();
+  } catch (error) {
+    if (error instanceof HttpProblem && REFUSALS_ON_CONTENT.has(error.status)) {
+      await store.settled();
+    }
+    throw error;
+  }
+}
+
+type Answer = (list: LiveList, request: IRequest, responses: Responses) => Response;
+type Change = (list: LiveList, request: IRequest, responses: Responses) => Promise<Response>;
+
+/**
+ * A list's items and its event stream, under `/api/todos` and `/api/sse` for the default list
+ * and `/api/lists/{id}/…` for a named one, by the same rules: docs/api.md, sections Items,
+ * Request bodies, Conditional requests and Live updates.
+ */
+export function addItemRoutes(
+  router: Routes,
+  { lists, limits, contentLengthIsExact }: ListRouteDeps,
+) {
+  const item = (responses: Responses, status: number, stored: StoredTodo, location?: string) =>
+    responses.apiJson(
+      status,
+      stored.json,
+      location === undefined
+        ? { etag: etagOf(stored.version) }
+        : { etag: etagOf(stored.version), location },
+    );
+  const found = (stored: StoredTodo | undefined): StoredTodo => {
+    if (stored === undefined) throw new HttpProblem(404, 'No to-do has this id.');
+    return stored;
+  };
+  const requireCurrent = (request: IRequest, stored: StoredTodo) =>
+    requireIfMatch(request, etagOf(stored.version), 'to-do');
+  const readFields = async (request: IRequest, intent: BodyIntent) => {
+    const body = await readJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
+    return todoFieldsOf(body, intent, limits.maxTitleLength);
+  };
+
+  const listTodos: Answer = (list, request, responses) => {
+    const etag = etagOf(list.store.version);
+    if (isNotModified(request, etag)) return responses.apiEmpty(304, { etag });
+    return responses.apiJson(200, list.itemsJson(), { etag });
+  };
+
+  const getTodo: Answer = ({ store }, request, responses) => {
+    const stored = found(store.get(request.params.id!));
+    const etag = etagOf(stored.version);
+    if (isNotModified(request, etag)) return responses.apiEmpty(304, { etag });
+    return item(responses, 200, stored);
+  };
+
+  const createTodo: Change = async (list, request, responses) => {
+    const key = idempotencyKeyOf(request);
+    requireJsonMediaType(request);
+    const fields = await readFields(request, CREATE);
+    const { store, paths } = list.stillThere();
+    const earlier = key === undefined ? undefined : store.createdWith(key);
+    const created = earlier
+      ? itemToReplay(earlier.created, earlier.committed, fields)
+      : store.withPending.size >= limits.maxItems
+        ? full(limits.maxItems)
+        : await store.create(fields, key);
+    return item(responses, 201, created, `${paths.todos}/${created.todo.id}`);
+  };
+
+  const replaceTodo: Change = async (list, request, responses) => {
+    const id = request.params.id!;
+    const current = found(list.store.withPending.get(id));
+    requireJsonMediaType(request);
+    requireCurrent(request, current);
+    const fields = await readFields(request, { kind: 'replace', id });
+    // The body arrived asynchronously: the list or the item may have changed or gone meanwhile.
+    const { store } = list.stillThere();
+    requireCurrent(request, found(store.withPending.get(id)));
+    return item(responses, 200, found(await store.replace(id, fields)));
+  };
+
+  const deleteTodo: Change = async ({ store }, request, responses) => {
+    const id = request.params.id!;
+    requireCurrent(request, found(store.withPending.get(id)));
+    return item(responses, 200, found(await store.delete(id)));
+  };
+
+  const openStream: Answer = (list, request, responses) =>
+    responses.eventStream(list.events.open(request));
+
+  const bases = [
+    { prefix: '/api', listOf: () => lists.defaultList ?? raise(noSuchList()) },
+    {
+      prefix: `${LISTS_PATH}/:list`,
+      listOf: (request: IRequest) => lists.named.get(request.params.list!) ?? raise(noSuchList()),
+    },
+  ];
+  for (const { prefix, listOf } of bases) {
+    const on = (answer: Answer) => (request: IRequest, responses: Responses) =>
+      answer(listOf(request), request, responses);
+    // A change's conditions are checked on the list with its changes not yet committed.
+    const change = (answer: Change) => (request: IRequest, responses: Responses) => {
+      const list = listOf(request);
+      return judgedWithPending(list.store, () => answer(list, request, responses));
+    };
+    const preflight = (headers: Record<string, string>) => (_: IRequest, responses: Responses) =>
+      responses.apiEmpty(204, headers);
+    const collection = `${prefix}/todos`;
+    const one = `${collection}/:id`;
+    const stream = `${prefix}/sse`;
+    router
+      .get(collection, on(listTodos))
+      .head(collection, on(listTodos))
+      .post(collection, change(createTodo))
+      .options(collection, preflight(preflightHeaders('GET, POST, OPTIONS')))
+      .all(collection, methodNotAllowed('GET, HEAD, POST, OPTIONS'))
+      .get(one, on(getTodo))
+      .head(one, on(getTodo))
+      .put(one, change(replaceTodo))
+      .delete(one, change(deleteTodo))
+      .options(one, preflight(preflightHeaders('PUT, DELETE, OPTIONS')))
+      .all(one, methodNotAllowed('GET, HEAD, PUT, DELETE, OPTIONS'))
+      // HEAD is refused: a stream has no end to measure. A cross-origin client that sends
+      // `Last-Event-ID` itself (not EventSource, which may) needs a preflight that allows it.
+      .get(stream, on(openStream))
+      .options(stream, preflight(preflightHeaders('GET, OPTIONS', 'Last-Event-ID')))
+      .all(stream, methodNotAllowed('GET, OPTIONS'));
+  }
+}
+
+function full(maxItems: number): never {
+  throw new HttpProblem(
+    507,
+    `The list is full: it holds the most items allowed, ${maxItems}. Delete some first.`,
+  );
+}
+
+export function raise(problem: HttpProblem): never {
+  throw problem;
+}

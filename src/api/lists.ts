@@ -1,0 +1,90 @@
+import type { IRequest } from 'itty-router';
+import { readJsonObject, readOptionalJsonObject, requireJsonMediaType } from '../http/body.ts';
+import { methodNotAllowed } from '../http/problem.ts';
+import { etagOf, idempotencyKeyOf, isNotModified, requireIfMatch } from '../http/request.ts';
+import { preflightHeaders, type Responses } from '../http/responses.ts';
+import type { Routes } from '../http/router.ts';
+import { noSuchList, type LiveList } from '../lists/live-list.ts';
+import { listPageOf, LISTS_PATH, listPathOf } from '../model/resources.ts';
+import type { StoredList } from '../store/changes.ts';
+import { listTitleOf } from './fields.ts';
+import { judgedWithPending, raise, type ListRouteDeps } from './items.ts';
+
+const LIST = `${LISTS_PATH}/:list`;
+
+/**
+ * Named lists (docs/api.md, Lists): `POST /api/lists` makes one, and `/api/lists/{id}` reads,
+ * renames and deletes it. There is no way to list them: knowing an id is what gives access.
+ */
+export function addListRoutes(
+  router: Routes,
+  { lists, limits, contentLengthIsExact }: ListRouteDeps,
+) {
+  const named = (request: IRequest): LiveList =>
+    lists.named.get(request.params.list!) ?? raise(noSuchList());
+
+  // The page of the list rides along with its answer, so a client that made a list with curl
+  // has the link to share at once.
+  const answer = (responses: Responses, status: number, list: StoredList, location?: string) => {
+    const etag = etagOf(list.version);
+    const link = `<${listPageOf(list.info.id)}>; rel="alternate"; type="text/html"`;
+    const headers: Record<string, string> =
+      location === undefined ? { etag, link } : { etag, link, location };
+    return responses.apiJson(status, list.json, headers);
+  };
+
+  // Checked on the list with its pending changes: a rename not yet committed is in it.
+  const requireCurrent = (request: IRequest, list: LiveList): void =>
+    requireIfMatch(request, etagOf(list.store.withPending.listVersion), 'list');
+
+  const createList = async (request: IRequest, responses: Responses) => {
+    const key = idempotencyKeyOf(request);
+    const body = await readOptionalJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
+    const title =
+      body === undefined ? '' : listTitleOf(body, { kind: 'create' }, limits.maxTitleLength);
+    const created = await lists.create(title, key);
+    return answer(responses, 201, created, listPathOf(created.info.id));
+  };
+
+  const readList = (request: IRequest, responses: Responses) => {
+    const { title } = named(request).store;
+    const etag = etagOf(title.version);
+    if (isNotModified(request, etag)) return responses.apiEmpty(304, { etag });
+    return answer(responses, 200, title);
+  };
+
+  const renameList = (request: IRequest, responses: Responses) => {
+    const list = named(request);
+    return judgedWithPending(list.store, async () => {
+      requireJsonMediaType(request);
+      requireCurrent(request, list);
+      const body = await readJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
+      const title = listTitleOf(body, { kind: 'replace', id: list.id }, limits.maxTitleLength);
+      // The body arrived asynchronously: the list may have changed or gone meanwhile.
+      requireCurrent(request, list.stillThere());
+      return answer(responses, 200, await list.store.rename(title));
+    });
+  };
+
+  const deleteList = (request: IRequest, responses: Responses) => {
+    const list = named(request);
+    return judgedWithPending(list.store, async () => {
+      requireCurrent(request, list);
+      await lists.delete(list);
+      return responses.apiEmpty(204);
+    });
+  };
+
+  const collectionPreflight = preflightHeaders('POST, OPTIONS');
+  const listPreflight = preflightHeaders('GET, PUT, DELETE, OPTIONS');
+  router
+    .post(LISTS_PATH, createList)
+    .options(LISTS_PATH, (_request, responses) => responses.apiEmpty(204, collectionPreflight))
+    .all(LISTS_PATH, methodNotAllowed('POST, OPTIONS'))
+    .get(LIST, readList)
+    .head(LIST, readList)
+    .put(LIST, renameList)
+    .delete(LIST, deleteList)
+    .options(LIST, (_request, responses) => responses.apiEmpty(204, listPreflight))
+    .all(LIST, methodNotAllowed('GET, HEAD, PUT, DELETE, OPTIONS'));
+}

@@ -1,0 +1,86 @@
+import { HttpProblem } from './problem.ts';
+
+/**
+ * Ids a client may choose: short, and made only of characters a URI may hold unescaped, so
+ * the id is also a valid URI reference for a problem's `instance` and safe in a log line.
+ */
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]{1,128}$/;
+
+/** The id a request is known by: the client's `X-Request-Id` when acceptable, else a new one. */
+export function requestIdOf(request: Request): string {
+  const given = request.headers.get('x-request-id');
+  return given !== null && CLIENT_REQUEST_ID.test(given) ? given : crypto.randomUUID();
+}
+
+/** The request header that makes a create safe to retry (docs/api.md, Idempotency-Key). */
+export const IDEMPOTENCY_KEY = 'Idempotency-Key';
+
+/** The longest key taken, in characters. */
+const MAX_KEY_LENGTH = 255;
+
+const EXPECTED_KEY =
+  `${IDEMPOTENCY_KEY} must be one Structured Field string of 1 to ${MAX_KEY_LENGTH} ` +
+  'printable ASCII characters, such as "8e0f…" in double quotes (\\" and \\\\ escaped), or an ' +
+  'unquoted token such as a UUID, with no parameters; send it once.';
+
+// RFC 8941, section 3.3.3: an sf-string, its characters printable ASCII.
+const SF_STRING = /^"((?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\["\\])*)"$/;
+// An sf-token's characters (section 3.3.4), from the first on: an sf-token may not start with
+// a digit, but a UUID often does, and clients send UUIDs unquoted.
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z:/]+$/;
+
+/**
+ * The request's `Idempotency-Key`, undefined when it sends none, or a 400 naming the form
+ * expected: an empty value, one too long, one not ASCII, a list (two header lines are
+ * combined into one), or one with parameters. A token is read as the string of its characters.
+ */
+export function idempotencyKeyOf(request: Request): string | undefined {
+  // Headers drop the white space around a value, as RFC 8941 parsing does.
+  const value = request.headers.get(IDEMPOTENCY_KEY);
+  if (value === null) return undefined;
+  const quoted = SF_STRING.exec(value);
+  const key = quoted ? quoted[1]!.replace(/\\(["\\])/g, '$1') : TOKEN.test(value) && value;
+  if (!key) throw new HttpProblem(400, `${EXPECTED_KEY} It was empty or of another form.`);
+  if (key.length > MAX_KEY_LENGTH) {
+    throw new HttpProblem(400, `${EXPECTED_KEY} It had ${key.length} characters.`);
+  }
+  return key;
+}
+
+// Entity tags, compared as RFC 9110 section 13.1 says.
+
+/** A strong entity tag for an opaque version string. */
+export function etagOf(version: string): string {
+  return `"${version}"`;
+}
+
+function listedTags(header: string): string[] {
+  return header.split(',').map((tag) => tag.trim());
+}
+
+/**
+ * Whether `If-None-Match` names the current version, so a GET answers 304. It uses the weak
+ * comparison: `W/"x"` names `"x"`.
+ */
+export function isNotModified(request: Request, etag: string): boolean {
+  const ifNoneMatch = request.headers.get('if-none-match');
+  if (ifNoneMatch === null) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return listedTags(ifNoneMatch).some(
+    (tag) => (tag.startsWith('W/') ? tag.slice(2) : tag) === etag,
+  );
+}
+
+/**
+ * Refuses with 412 a change whose `If-Match` is there and names neither `*` nor the current
+ * version; `what` names what changed, as in "to-do". It uses the strong comparison, so a weak
+ * tag never matches.
+ */
+export function requireIfMatch(request: Request, etag: string, what: string): void {
+  const ifMatch = request.headers.get('if-match');
+  if (ifMatch === null || ifMatch.trim() === '*' || listedTags(ifMatch).includes(etag)) return;
+  throw new HttpProblem(
+    412,
+    `The ${what} has changed since the version named in If-Match; fetch it again and retry.`,
+  );
+}

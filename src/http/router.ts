@@ -1,0 +1,156 @@
+import { Router, type IRequest, type RouteEntry, type RouterType } from 'itty-router';
+import { HttpProblem } from './problem.ts';
+import { requestIdOf } from './request.ts';
+import { isApiPath, Responses } from './responses.ts';
+
+/** The router of the routes: each route is handed the request and the makers of its answers. */
+export type Routes = RouterType<IRequest, [Responses]>;
+
+/**
+ * Answers `request`. A host that logs each request's id decides it first, with `requestIdOf`,
+ * and hands it in; otherwise the handler decides it.
+ */
+export type Handler = (request: Request, requestId?: string) => Promise<Response>;
+
+/** `requestId` is the id the client was given for the request that failed, if any. */
+export type ErrorReporter = (error: unknown, request?: Request, requestId?: string) => void;
+
+/**
+ * A router of the routes `addRoutes` adds, matched by a `routeTable` of them, as a handler that
+ * never rejects (a URL no parser accepts is the client's mistake, answered 400): an `HttpProblem`
+ * thrown anywhere is answered as problem+json, anything else is reported and answered with a
+ * generic 500. Every answer is made with `ResponseImpl` and carries the request's id, which a
+ * problem names as its `instance`, so a user can quote it and it can be found in the log.
+ */
+export function createHandler(
+  ResponseImpl: typeof Response,
+  reportError: ErrorReporter,
+  addRoutes: (router: Routes) => void,
+): Handler {
+  const answerError = (error: unknown, request: Request, responses: Responses): Response => {
+    const api = isApiPath(pathOf(request.url));
+    if (error instanceof HttpProblem) return responses.problem(error, api);
+    reportError(error, request, responses.requestId);
+    const failure = new HttpProblem(500, 'The server could not answer this request. Try again.');
+    return responses.problem(failure, api);
+  };
+
+  const router: Routes = Router<IRequest, [Responses]>();
+  addRoutes(router);
+  const route = routeTable(router.routes);
+  const nowhere = () => new HttpProblem(404, 'Nothing is at this path.');
+
+  return async (request, requestId = requestIdOf(request)) => {
+    const responses = new Responses(ResponseImpl, requestId);
+    let response: Response;
+    try {
+      response =
+        ((await route(request as IRequest, responses)) as Response | undefined) ??
+        answerError(nowhere(), request, responses);
+    } catch (error) {
+      response = answerError(error, request, responses);
+    }
+    // HEAD is routed like GET; its body is dropped here, errors included.
+    if (request.method === 'HEAD') response = await responses.headOf(response);
+    return response;
+  };
+}
+
+type RouteHandler = (request: IRequest, responses: Responses) => unknown;
+interface Route {
+  readonly pattern: RegExp;
+  readonly handlers: readonly RouteHandler[];
+  readonly path: string | undefined;
+}
+
+/** Paths `new URL` keeps as they are: no dot segments, escapes, or characters it would encode. */
+const PLAIN_PATH = /^\/[\w\-~/]*$/;
+
+/**
+ * The router's routes (its public `routes`), matched as its `fetch` matches them: the first
+ * route whose method (or `all`) and path match, its handlers in turn until one answers, then the
+ * next route. Unlike `fetch`, it does not parse the URL and its query for every request: the path
+ * is cut out of the URL, which is parsed only for an origin not met before or a path not written
+ * plainly (dot segments, escapes and the like, which `new URL` may rewrite), and only the routes
+ * of the request's method are tried (docs/dependencies.md has what that saves).
+ * test/route-table.test.ts holds it to `fetch`'s choices. No route reads `request.query`, so it is
+ * not filled in.
+ */
+export function routeTable(entries: readonly RouteEntry<IRequest, [Responses]>[]) {
+  const routesFor = (method: string): Route[] =>
+    entries
+      .filter(([other]) => other === method || other === 'ALL')
+      .map(([, pattern, handlers, path]) => ({
+        pattern,
+        handlers: handlers as RouteHandler[],
+        path,
+      }));
+  const anyMethod = routesFor('ALL');
+  const byMethod = new Map(entries.map(([method]) => [method, routesFor(method)]));
+  const pathOfUrl = pathFinder();
+
+  return async (request: IRequest, responses: Responses): Promise<unknown> => {
+    const path = pathOfUrl(request.url);
+    const routes = byMethod.get(request.method) ?? anyMethod;
+    for (let index = 0; index < routes.length; index += 1) {
+      const { pattern, handlers, path: route } = routes[index]!;
+      const match = pattern.exec(path);
+      if (match === null) continue;
+      request.params = match.groups ?? {};
+      request.route = route!;
+      for (const handler of handlers) {
+        const response = await handler(request, responses);
+        if (response != null) return response;
+      }
+    }
+    return undefined;
+  };
+}
+
+/**
+ * The path of a URL as `new URL(url).pathname` gives it. A client sends the same Host header
+ * over and over: once a URL with it was parsed, its text before the path was exactly the URL's
+ * origin, and its path came out as written, a plain path after that same origin is taken as
+ * written. Anything else is parsed, and a URL no parser accepts (a Host header such as "a b"
+ * makes one) is refused.
+ */
+function pathFinder() {
+  let checkedOrigin = '';
+  return (url: string): string => {
+    const start = pathStart(url);
+    const written = pathAt(url, start);
+    const plain = PLAIN_PATH.test(written);
+    if (plain && start === checkedOrigin.length && url.startsWith(checkedOrigin)) return written;
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new HttpProblem(400, 'The request URL or its Host header is not valid.');
+    }
+    // Only text that is the URL's own origin is kept: after a Host holding a "?" or "#", or a
+    // user, the text that follows is not all path.
+    const origin = url.slice(0, start);
+    if (plain && parsed.pathname === written && parsed.origin === origin) checkedOrigin = origin;
+    return parsed.pathname;
+  };
+}
+
+/** Where the path of an absolute URL starts: its first "/" after the "//"; -1 when it has none. */
+function pathStart(url: string): number {
+  return url.indexOf('/', url.indexOf('//') + 2);
+}
+
+/** The path from `start` (as `pathStart` finds it) to the query; "/" when there is none. */
+function pathAt(url: string, start: number): string {
+  if (start === -1) return '/';
+  const query = url.indexOf('?', start);
+  return query === -1 ? url.slice(start) : url.slice(start, query);
+}
+
+/**
+ * The path of a request URL without its query, found without parsing, so it works even for
+ * a URL that `new URL` refuses, and never logs what a query may hold.
+ */
+export function pathOf(url: string): string {
+  return pathAt(url, pathStart(url));
+}

@@ -1,0 +1,127 @@
+/**
+ * The events of the event streams, shared by the server, which writes them, and the page, which
+ * reads them. This module runs in the browser too: it imports types only.
+ */
+import type { ListInfo, Todo } from './resources.ts';
+
+/** The whole list of items, sent to a client that is new or cannot be brought up to date. */
+export interface SnapshotEvent {
+  readonly type: 'snapshot';
+  readonly id: string;
+  readonly todos: readonly Todo[];
+}
+
+/** One successful change of an item; for `deleted`, the item as it was. */
+export interface TodoChange {
+  readonly type: 'created' | 'updated' | 'deleted';
+  readonly id: string;
+  readonly todo: Todo;
+}
+
+/** A named list got a new title; its data is the list as `GET /api/lists/{id}` gives it. */
+export interface ListRenamed {
+  readonly type: 'list-renamed';
+  readonly id: string;
+  readonly list: ListInfo;
+}
+
+/** Every change a list's stream tells, in its order: each has an id a client may resume after. */
+export type ChangeEvent = TodoChange | ListRenamed;
+
+/**
+ * A named list was deleted: the last event of its streams, which then end. It has no id, as
+ * there is nothing left to resume.
+ */
+export interface ListDeleted {
+  readonly type: 'list-deleted';
+  readonly list: ListInfo;
+}
+
+/** The events that carry an id: a snapshot, or a change after which a client may resume. */
+export type IdentifiedEvent = SnapshotEvent | ChangeEvent;
+
+export type LiveEvent = IdentifiedEvent | ListDeleted;
+export type LiveEventType = LiveEvent['type'];
+
+export const LIVE_EVENT_TYPES: readonly LiveEventType[] = [
+  'snapshot',
+  'created',
+  'updated',
+  'deleted',
+  'list-renamed',
+  'list-deleted',
+];
+
+/** Where an event id stands: the run of the list that wrote it, and its place in that run. */
+export interface EventPlace {
+  readonly run: string;
+  readonly sequence: number;
+}
+
+/**
+ * The id of the event at `sequence` in `run`, which is also the list's version and ETag then.
+ * The run tells a client that the list started again; the sequence orders events within it.
+ */
+export function eventIdOf({ run, sequence }: EventPlace): string {
+  return `${run}.${sequence}`;
+}
+
+/** The place an id names, or undefined for an id this protocol did not write. */
+export function placeOfEventId(id: string): EventPlace | undefined {
+  const match = /^([^.]+)\.(0|[1-9][0-9]{0,14})$/.exec(id);
+  return match ? { run: match[1]!, sequence: Number(match[2]) } : undefined;
+}
+
+/** How long a client waits before reconnecting, sent as the stream's `retry` field. */
+export const RECONNECT_DELAY_MS = 3000;
+
+/** The query parameter that carries the last event id for clients that cannot set headers. */
+export const LAST_EVENT_ID_PARAM = 'lastEventId';
+
+function isTodo(value: unknown): value is Todo {
+  if (typeof value !== 'object' || value === null) return false;
+  const { id, title, completed } = value as Record<string, unknown>;
+  return typeof id === 'string' && typeof title === 'string' && typeof completed === 'boolean';
+}
+
+function isListInfo(value: unknown): value is ListInfo {
+  if (typeof value !== 'object' || value === null) return false;
+  const { id, title } = value as Record<string, unknown>;
+  return typeof id === 'string' && typeof title === 'string';
+}
+
+/**
+ * The event an SSE message carries, or undefined when its type or data is not one this
+ * protocol defines: a client ignores what it does not understand rather than break.
+ */
+export function readLiveEvent(type: string, id: string, data: string): LiveEvent | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+  switch (type) {
+    case 'snapshot':
+      return Array.isArray(value) && value.every(isTodo) ? { type, id, todos: value } : undefined;
+    case 'created':
+    case 'updated':
+    case 'deleted':
+      return isTodo(value) ? { type, id, todo: value } : undefined;
+    case 'list-renamed':
+      return isListInfo(value) ? { type, id, list: value } : undefined;
+    case 'list-deleted':
+      return isListInfo(value) ? { type, list: value } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * One SSE message: an event of `type` whose data, `json`, is already encoded (JSON has no line
+ * break outside a string, so it is one `data` line). Without `id`, the event cannot be resumed
+ * after.
+ */
+export function sseMessage(type: LiveEventType, json: string, id?: string): string {
+  return `${id === undefined ? '' : `id: ${id}\n`}event: ${type}\ndata: ${json}\n\n`;
+}

@@ -1,0 +1,55 @@
+/**
+ * What the service serves and the page reads: an item, a list, and where each list's routes
+ * are. This module runs in the browser too.
+ */
+
+/** A to-do item exactly as every answer and event shows it: these three keys, no other. */
+export interface Todo {
+  readonly id: string;
+  readonly title: string;
+  readonly completed: boolean;
+}
+
+/** What a client sets on an item. */
+export interface TodoFields {
+  readonly title: string;
+  readonly completed: boolean;
+}
+
+/** A named list as `GET /api/lists/{id}` gives it: exactly these two keys. */
+export interface ListInfo {
+  readonly id: string;
+  readonly title: string;
+}
+
+/** Where a list's routes are. */
+export interface ListPaths {
+  /** The items: `GET`, `POST`, and `/{todoId}` below it. */
+  readonly todos: string;
+  /** The event stream. */
+  readonly sse: string;
+}
+
+/** The list everyone shares, which cannot be renamed or deleted. */
+export const DEFAULT_LIST_PATHS: ListPaths = { todos: '/api/todos', sse: '/api/sse' };
+
+/** Where lists are created. */
+export const LISTS_PATH = '/api/lists';
+
+/** The list resource itself: `GET`, `PUT` (rename), `DELETE`. */
+export function listPathOf(listId: string): string {
+  return `${LISTS_PATH}/${listId}`;
+}
+
+export function namedListPaths(listId: string): ListPaths {
+  const base = listPathOf(listId);
+  return { todos: `${base}/todos`, sse: `${base}/sse` };
+}
+
+/** The page that shows a named list, as a route pattern; `/` shows the default one. */
+export const LIST_PAGE = '/lists/:list';
+
+/** The page that shows a named list; `/` shows the default one. */
+export function listPageOf(listId: string): string {
+  return `/lists/${listId}`;
+}

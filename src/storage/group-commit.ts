@@ -1,0 +1,178 @@
+import {
+  runStatements,
+  type SqlDatabase,
+  type SqlStatement,
+  type SqlWrites,
+  type Write,
+  type WriteDone,
+} from './sql.ts';
+
+/**
+ * The most changes one transaction takes. Past a few hundred the fsync is shared so widely
+ * that a larger batch saves almost nothing more, while its commit would hold the event loop,
+ * and every answer in it, longer.
+ */
+export const MAX_BATCH = 256;
+
+/**
+ * How long a batch may go on gathering, from its first change: the time of a few commits on a
+ * disk that flushes in a few hundred microseconds. A change waits for others only while they
+ * keep coming, and never longer than this.
+ */
+export const MAX_WAIT_MS = 2;
+
+/** Where a batch's transaction runs. */
+export interface Committer {
+  /** Runs `statements` in one transaction; calls `done` once it is committed, or with why not. */
+  commit(statements: readonly SqlStatement[], done: WriteDone): void;
+}
+
+/**
+ * Commits in this thread, which waits for each commit's fsync (node:sqlite is synchronous).
+ * A thread of its own for the writes would leave the event loop free meanwhile; on one core
+ * its hand-offs cost more than the wait, and its batches came out smaller.
+ */
+export function committerOn(db: SqlDatabase): Committer {
+  return {
+    commit(statements, done) {
+      try {
+        db.transaction(() => runStatements(db, statements));
+      } catch (error) {
+        done(error ?? new Error('The commit failed.'));
+        return;
+      }
+      done();
+    },
+  };
+}
+
+export interface GroupCommitOptions {
+  /**
+   * Runs `turnEnded` once the current turn of the event loop is over, after the input it read
+   * has been handled (Node: `setImmediate`).
+   */
+  readonly schedule: (turnEnded: () => void) => void;
+  readonly maxBatch?: number;
+  readonly maxWaitMs?: number;
+}
+
+/** What the commits so far were like. */
+export interface CommitCounts {
+  /** At index n, how many commits wrote n changes. */
+  readonly sizes: readonly number[];
+  /** Time with a commit under way: in this thread, time the event loop did nothing else. */
+  readonly busyMs: number;
+}
+
+/**
+ * Group commit: many changes in one transaction, with one fsync. A batch gathers the changes
+ * made while the commit before it was under way, and goes on gathering while each turn of the
+ * event loop brings more: the writers answered by the last commit send their next requests
+ * meanwhile, and join. It leaves at the end of the first turn that brought nothing new, or once
+ * it holds `maxBatch` changes, or has waited `maxWaitMs`. No change waits on a timer: a lone
+ * writer's batch leaves at the end of its own turn. Each change's `done` is called once its
+ * transaction is durable, in the order the changes came.
+ *
+ * A batch whose transaction fails is rolled back whole: every change in it fails, and so does
+ * every change made while it was under way, which may have been judged against the failed ones.
+ * Nothing of them is on disk, and the changes after go on from what is. Once `close` is called,
+ * the changes made before it are still committed, and every change made after it fails, after
+ * them.
+ */
+export class GroupCommit implements SqlWrites {
+  readonly #committer: Committer;
+  readonly #schedule: (turnEnded: () => void) => void;
+  readonly #maxBatch: number;
+  readonly #maxWaitMs: number;
+  #queue: { readonly write: Write; readonly done: WriteDone }[] = [];
+  /** Changes made after `close`, failed once those made before it are done. */
+  readonly #refused: WriteDone[] = [];
+  #gathering = false;
+  #underWay = false;
+  #batches = 0;
+  #closed = false;
+  #closing: (() => void) | undefined;
+  readonly #sizes: number[] = [];
+  #busyMs = 0;
+
+  constructor(committer: Committer, options: GroupCommitOptions) {
+    this.#committer = committer;
+    this.#schedule = options.schedule;
+    this.#maxBatch = options.maxBatch ?? MAX_BATCH;
+    this.#maxWaitMs = options.maxWaitMs ?? MAX_WAIT_MS;
+  }
+
+  get counts(): CommitCounts {
+    return { sizes: Array.from(this.#sizes, (count) => count ?? 0), busyMs: this.#busyMs };
+  }
+
+  enqueue(write: Write, done: WriteDone): void {
+    if (this.#closed) this.#refused.push(done);
+    else this.#queue.push({ write, done });
+    this.#gather();
+  }
+
+  /** Commits every change still waiting and takes no more: the database is closing. */
+  close(): Promise<void> {
+    this.#closed = true;
+    return new Promise((resolve) => {
+      this.#closing = resolve;
+      this.#gather();
+    });
+  }
+
+  #gather(): void {
+    if (this.#underWay || this.#gathering) return;
+    if (this.#queue.length === 0) {
+      const closed = new Error('The storage is closed: the service is stopping.');
+      for (const done of this.#refused.splice(0)) done(closed);
+      this.#closing?.();
+      return;
+    }
+    this.#gathering = true;
+    const since = performance.now();
+    let queued = this.#queue.length;
+    const turnEnded = () => {
+      const more = this.#queue.length > queued;
+      queued = this.#queue.length;
+      const full = queued >= this.#maxBatch || performance.now() - since >= this.#maxWaitMs;
+      if (more && !full && !this.#closed) {
+        this.#schedule(turnEnded);
+        return;
+      }
+      this.#gathering = false;
+      this.#send();
+    };
+    this.#schedule(turnEnded);
+  }
+
+  #send(): void {
+    const batch = this.#queue.splice(0, this.#maxBatch);
+    const statements: SqlStatement[] = [];
+    const transaction = { id: (this.#batches += 1) };
+    try {
+      for (const { write } of batch) statements.push(...write(transaction));
+    } catch (error) {
+      this.#fail([...batch, ...this.#queue.splice(0)], error);
+      this.#gather();
+      return;
+    }
+    const started = performance.now();
+    this.#underWay = true;
+    this.#committer.commit(statements, (error) => {
+      this.#underWay = false;
+      this.#busyMs += performance.now() - started;
+      if (error === undefined) {
+        this.#sizes[batch.length] = (this.#sizes[batch.length] ?? 0) + 1;
+        for (const { done } of batch) done();
+      } else {
+        this.#fail([...batch, ...this.#queue.splice(0)], error);
+      }
+      this.#gather();
+    });
+  }
+
+  #fail(writes: readonly { readonly done: WriteDone }[], error: unknown): void {
+    for (const { done } of writes) done(error ?? new Error('The commit failed.'));
+  }
+}

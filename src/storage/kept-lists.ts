@@ -1,0 +1,173 @@
+import { eventIdOf } from '../model/events.ts';
+import type { ListInfo, Todo } from '../model/resources.ts';
+import type { Change, KeptList, ListStoreOptions, StoredTodo } from '../store/changes.ts';
+import { ListStore } from '../store/list-store.ts';
+import { ListWriter, type ItemRowsAt } from './list-writer.ts';
+import {
+  keptListKeys,
+  keyDeletion,
+  listDeletion,
+  listKeyRow,
+  newListRow,
+  type KeyedList,
+} from './list-rows.ts';
+import { prepare } from './schema.ts';
+import { committed, runStatements, type SqlDatabase, type SqlWrites } from './sql.ts';
+
+/** What every store of a process is opened with. */
+export type StoreOptions = Pick<ListStoreOptions, 'keepChanges' | 'reportError'>;
+
+/** Where a process's lists are kept: in memory only, or in durable storage as well. */
+export interface ListStores {
+  openDefault(options: StoreOptions): ListStore;
+  /** The named lists kept from an earlier run, in no particular order. */
+  openKept(options: StoreOptions): ListStore[];
+  /** A new list's store, once the list is durable, and with `idempotencyKey` its key too. */
+  create(info: ListInfo, options: StoreOptions, idempotencyKey?: string): Promise<ListStore>;
+  /**
+   * The keys lists were made with, kept from an earlier run: the live lists', then the deleted
+   * lists' of the latest deletions, in the order they were deleted.
+   */
+  keptKeys(): KeyedList[];
+  /**
+   * Resolves once the list is gone from storage, its items and changes with it; its key, if it
+   * was made with one, is kept with the keys of the latest `deletedKeysKept` deletions.
+   */
+  remove(listId: string, deletedKeysKept: number): Promise<void>;
+}
+
+/**
+ * Every list kept in one SQLite database, under its id as the key (the default list's is
+ * `''`): what a restart of the Node host with `storage.file` comes back to. Every write, of an
+ * item or of a list, goes through `writes`, so each is committed after those made before it.
+ */
+export function sqliteListStores(db: SqlDatabase, writes: SqlWrites): ListStores {
+  prepare(db);
+  return {
+    openDefault: (options) => openList(db, writes, '', '', options),
+    openKept: (options) =>
+      db
+        .all<{ list: string }>("SELECT list FROM lists WHERE list != ''")
+        .map(({ list }) => openList(db, writes, list, list, options)),
+    create: async (info, options, idempotencyKey) => {
+      const { row, start } = newListRow(info.id, info);
+      const made = start.title;
+      const keyRows = idempotencyKey === undefined ? [] : [listKeyRow({ idempotencyKey, made })];
+      await committed(writes, [row, ...keyRows]);
+      return keptStore(writes, info.id, start, { sequence: 0, after: [] }, options);
+    },
+    remove: (listId, deletedKeysKept) =>
+      committed(writes, [...keyDeletion(listId, deletedKeysKept), ...listDeletion(listId)]),
+    keptKeys: () => keptListKeys(db),
+  };
+}
+
+/**
+ * The list kept under `key` (whose id clients know is `listId`), its row added empty if it has
+ * none, as a store whose changes are written through `writes`: so a restart, or a Durable
+ * Object leaving memory, loses nothing acknowledged, and event ids go on where they stopped.
+ */
+export function openList(
+  db: SqlDatabase,
+  writes: SqlWrites,
+  key: string,
+  listId: string,
+  options: StoreOptions,
+): ListStore {
+  const { start, itemRows } = db.transaction(() => {
+    if (db.all('SELECT 1 FROM lists WHERE list = ?', key).length === 0) {
+      runStatements(db, [newListRow(key, { id: listId, title: '' }).row]);
+    }
+    return keptList(db, key, listId, options.keepChanges);
+  });
+  return keptStore(writes, key, start, itemRows, options);
+}
+
+function keptStore(
+  writes: SqlWrites,
+  key: string,
+  start: KeptList,
+  itemRows: ItemRowsAt,
+  options: StoreOptions,
+): ListStore {
+  const writer = new ListWriter(writes, key, options.keepChanges, itemRows);
+  const persist = writer.persist.bind(writer);
+  return new ListStore({ ...options, start, persist });
+}
+
+interface ItemsAt {
+  sequence: number;
+  items_at: number;
+}
+interface ChangeRow {
+  sequence: number;
+  type: Change['type'];
+  data: string;
+  idempotency_key: string | null;
+}
+
+/**
+ * The list as its item rows hold it, at `items_at`, with the changes after that replayed over
+ * them, and its latest `keepChanges` changes for clients that resume.
+ */
+function keptList(db: SqlDatabase, key: string, listId: string, keepChanges: number) {
+  type ListRow = { title_json: string; title_version: string; run: string } & ItemsAt;
+  const [row] = db.all<ListRow>(
+    'SELECT title_json, title_version, run, sequence, items_at FROM lists WHERE list = ?',
+    key,
+  );
+  const { run, sequence, items_at: itemsAt } = row!;
+  const items = new Map<string, StoredTodo>();
+  const itemRows = db.all<{ id: string; title_json: string; completed: number; version: string }>(
+    'SELECT id, title_json, completed, version FROM list_items WHERE list = ? ORDER BY rowid',
+    key,
+  );
+  for (const { id, title_json, completed, version } of itemRows) {
+    const todo: Todo = { id, title: JSON.parse(title_json) as string, completed: completed === 1 };
+    items.set(id, { todo, version, json: JSON.stringify(todo) });
+  }
+  const changes = db
+    .all<ChangeRow>(
+      `SELECT sequence, type, data, idempotency_key FROM list_changes
+         LEFT JOIN list_change_keys USING (list, sequence)
+         WHERE list = ? AND sequence > ? ORDER BY sequence`,
+      ...[key, Math.min(itemsAt, sequence - keepChanges)],
+    )
+    .map((change) => ({ sequence: change.sequence, change: changeOf(run, change) }));
+  const after = changes.filter((kept) => kept.sequence > itemsAt).map((kept) => kept.change);
+  if (after.length !== sequence - itemsAt) {
+    throw new Error(
+      `The list kept under the key ${JSON.stringify(key)} lacks changes its items need: ` +
+        `${sequence - itemsAt} after ${itemsAt}, ${after.length} found. The storage was changed ` +
+        'by something other than this service.',
+    );
+  }
+  for (const change of after) {
+    // Map.set keeps an item's place: a replace stays where the item was made.
+    if (change.type === 'deleted') items.delete(change.item.todo.id);
+    else if (change.type !== 'list-renamed') items.set(change.item.todo.id, change.item);
+  }
+  const recent = changes.filter((kept) => kept.sequence > sequence - keepChanges);
+  const info = { id: listId, title: JSON.parse(row!.title_json) as string };
+  const start: KeptList = {
+    run,
+    sequence,
+    title: { info, version: row!.title_version, json: JSON.stringify(info) },
+    items: [...items.values()],
+    history: {
+      baseId: eventIdOf({ run, sequence: sequence - recent.length }),
+      changes: recent.map((kept) => kept.change),
+    },
+  };
+  return { start, itemRows: { sequence: itemsAt, after } };
+}
+
+/** A kept change; a deleted item's version is not kept, and the change's own id stands for it. */
+function changeOf(run: string, { type, data, sequence, idempotency_key: key }: ChangeRow): Change {
+  const id = eventIdOf({ run, sequence });
+  if (type === 'list-renamed') {
+    return { type, id, list: { info: JSON.parse(data) as ListInfo, version: id, json: data } };
+  }
+  const item = { todo: JSON.parse(data) as Todo, version: id, json: data };
+  return key === null ? { type, id, item } : { type, id, item, key };
+}

@@ -1,0 +1,167 @@
+import { jsonOf, type Change, type ItemChange } from '../store/changes.ts';
+import { statement, type Batch, type SqlStatement, type SqlWrites, type WriteDone } from './sql.ts';
+
+/**
+ * How many changes of a list are written as changes alone before they are folded into its item
+ * rows. An item's change then costs one row, not a row and its indexes, and an item made and
+ * deleted within the same stretch never gets a row at all; loading a list replays fewer than
+ * this many changes over its item rows.
+ */
+export const FOLD_EVERY = 1024;
+
+const SHARED_STORAGE =
+  'The stored list was changed by another service since this one started: another service ' +
+  'keeps its lists in the same storage. Run one service per storage file, and restart this ' +
+  'one to load the lists as they are now.';
+
+/** Where a list's item rows stand: the sequence they hold, and the changes after it, in order. */
+export interface ItemRowsAt {
+  readonly sequence: number;
+  readonly after: readonly Change[];
+}
+
+/**
+ * One list's changes on their way to SQLite, each a write of its own: the change's row (and a
+ * create's `Idempotency-Key`), and for a rename the list's new title. The changes of one list in
+ * one batch move the list's sequence once: the first of them writes that statement, and each
+ * one after it moves it on to its own sequence. Every `FOLD_EVERY` changes, one of them also
+ * folds the changes since the last fold into the item rows, and trims the kept changes to the
+ * latest `keepChanges`: a change not yet folded is the only record of what it did.
+ */
+export class ListWriter {
+  readonly #writes: SqlWrites;
+  readonly #key: string;
+  readonly #keepChanges: number;
+  /** The sequence statement of the batch being formed, if any is, and its sequence parameter. */
+  #moving: { readonly batch: Batch; readonly params: [number, string, number] } | undefined;
+  /** The sequence the committed item rows hold. */
+  #foldedAt: number;
+  /**
+   * The changes after `#foldedAt`, committed or on their way, one for each sequence from
+   * `#foldedAt + 1` on: a write that fails takes every later one with it.
+   */
+  readonly #unfolded: Change[];
+  /** The sequences of the changes whose writes fold, not yet committed, in order. */
+  readonly #folding: number[] = [];
+
+  constructor(writes: SqlWrites, key: string, keepChanges: number, itemRows: ItemRowsAt) {
+    this.#writes = writes;
+    this.#key = key;
+    this.#keepChanges = keepChanges;
+    this.#foldedAt = itemRows.sequence;
+    this.#unfolded = [...itemRows.after];
+  }
+
+  persist(change: Change, sequence: number, done: WriteDone): void {
+    this.#unfolded.push(change);
+    this.#writes.enqueue(
+      (batch) => this.#statements(change, sequence, batch),
+      (error) => {
+        this.#settled(sequence, error);
+        done(error);
+      },
+    );
+  }
+
+  #statements(change: Change, sequence: number, batch: Batch): readonly SqlStatement[] {
+    const key = this.#key;
+    const rows = [
+      statement(
+        'INSERT INTO list_changes (list, sequence, type, data) VALUES (?, ?, ?, ?)',
+        ...[key, sequence, change.type, jsonOf(change)],
+      ),
+    ];
+    if (change.type === 'list-renamed') {
+      const { info, version } = change.list;
+      rows.push(
+        statement(
+          'UPDATE lists SET title_json = ?, title_version = ? WHERE list = ?',
+          ...[JSON.stringify(info.title), version, key],
+        ),
+      );
+    } else if (change.key !== undefined && this.#keepChanges > 0) {
+      rows.push(
+        statement(
+          'INSERT INTO list_change_keys (list, sequence, idempotency_key) VALUES (?, ?, ?)',
+          ...[key, sequence, change.key],
+        ),
+      );
+    }
+    const foldedBefore = this.#folding.at(-1) ?? this.#foldedAt;
+    if (sequence - foldedBefore >= FOLD_EVERY) {
+      const from = foldedBefore - this.#foldedAt;
+      rows.push(...this.#fold(this.#unfolded.slice(from, sequence - this.#foldedAt), sequence));
+      this.#folding.push(sequence);
+    }
+    if (this.#moving?.batch === batch) {
+      this.#moving.params[0] = sequence;
+      return rows;
+    }
+    // If the sequence has moved already, another service has the same storage open and holds a
+    // different list in memory: writing would make the two lists part ways, so the write fails.
+    const params: [number, string, number] = [sequence, key, sequence - 1];
+    this.#moving = { batch, params };
+    const sql = 'UPDATE lists SET sequence = ? WHERE list = ? AND sequence = ? RETURNING sequence';
+    return [{ sql, params, orFail: SHARED_STORAGE }, ...rows];
+  }
+
+  /**
+   * The statements that bring the item rows to `through`, the sequence of the last of
+   * `changes`: each item written once, as its last change left it, and not at all if it was
+   * made and deleted among them. New items are added in the order they were made, which is the
+   * order of the rows. The kept changes are trimmed here too, which spares each commit deletes.
+   */
+  #fold(changes: readonly Change[], through: number): SqlStatement[] {
+    const key = this.#key;
+    const touched = new Map<string, { readonly first: ItemChange; last: ItemChange }>();
+    for (const change of changes) {
+      if (change.type === 'list-renamed') continue;
+      const seen = touched.get(change.item.todo.id);
+      if (seen === undefined) touched.set(change.item.todo.id, { first: change, last: change });
+      else seen.last = change;
+    }
+    const rows: SqlStatement[] = [];
+    for (const { first, last } of touched.values()) {
+      // An item first made among these changes has no row yet.
+      const made = first.type === 'created';
+      const { todo, version } = last.item;
+      if (last.type === 'deleted') {
+        if (!made)
+          rows.push(statement('DELETE FROM list_items WHERE list = ? AND id = ?', key, todo.id));
+        continue;
+      }
+      const title = JSON.stringify(todo.title);
+      const completed = todo.completed ? 1 : 0;
+      rows.push(
+        made
+          ? statement(
+              'INSERT INTO list_items (list, id, title_json, completed, version) VALUES (?, ?, ?, ?, ?)',
+              ...[key, todo.id, title, completed, version],
+            )
+          : statement(
+              'UPDATE list_items SET title_json = ?, completed = ?, version = ? WHERE list = ? AND id = ?',
+              ...[title, completed, version, key, todo.id],
+            ),
+      );
+    }
+    rows.push(statement('UPDATE lists SET items_at = ? WHERE list = ?', through, key));
+    for (const table of ['list_changes', 'list_change_keys']) {
+      const trim = `DELETE FROM ${table} WHERE list = ? AND sequence <= ?`;
+      rows.push(statement(trim, key, through - this.#keepChanges));
+    }
+    return rows;
+  }
+
+  #settled(sequence: number, error: unknown): void {
+    if (error === undefined) {
+      if (this.#folding[0] !== sequence) return;
+      this.#folding.shift();
+      this.#unfolded.splice(0, sequence - this.#foldedAt);
+      this.#foldedAt = sequence;
+      return;
+    }
+    // Neither this change nor any after it was written; nor was a fold among them.
+    this.#unfolded.length = Math.min(this.#unfolded.length, sequence - 1 - this.#foldedAt);
+    while ((this.#folding.at(-1) ?? -Infinity) >= sequence) this.#folding.pop();
+  }
+}

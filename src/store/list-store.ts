@@ -1,0 +1,180 @@
+import { eventIdOf } from '../model/events.ts';
+import type { Todo, TodoFields } from '../model/resources.ts';
+import {
+  History,
+  newRunId,
+  type Change,
+  type ItemChange,
+  type ListStoreOptions,
+  type Persist,
+  type StoredList,
+  type StoredTodo,
+} from './changes.ts';
+import { PendingChanges, type ListState } from './pending.ts';
+
+/**
+ * One list: its title, and its items in creation order (a Map keeps insertion order, and a
+ * replaced value keeps its place), as readers see it: every change in it is committed. With
+ * `persist`, a change is made at once in the list `withPending`, which the next change is
+ * checked against, and shows here once it is committed. Then it is kept in the history,
+ * announced to subscribers, and its promise resolves. Each change's id is the version of the
+ * list right after it: the list's run, new for each list that starts empty, and a sequence.
+ */
+export class ListStore implements ListState {
+  readonly run: string;
+  #sequence: number;
+  #title: StoredList;
+  readonly #items = new Map<string, StoredTodo>();
+  readonly #history: History;
+  readonly #listeners = new Set<(change: Change) => void>();
+  readonly #persist: Persist | undefined;
+  readonly #pending: PendingChanges | undefined;
+  readonly #reportError: (error: unknown) => void;
+  /** The last change written: once it is committed, so is every change before it. */
+  #lastWrite: Promise<unknown> = Promise.resolve();
+
+  constructor({ start, persist, ...options }: ListStoreOptions) {
+    this.#persist = persist;
+    this.#pending = persist && new PendingChanges(this);
+    this.#reportError = options.reportError;
+    this.run = start?.run ?? newRunId();
+    this.#sequence = start?.sequence ?? 0;
+    const info = options.info ?? { id: '', title: '' };
+    this.#title = start?.title ?? { info, version: this.version, json: JSON.stringify(info) };
+    for (const item of start?.items ?? []) this.#items.set(item.todo.id, item);
+    const history = start?.history ?? { baseId: this.version, changes: [] };
+    this.#history = new History(history, options.keepChanges);
+  }
+
+  /** The version of the whole list: that of its last committed change, or the run's start. */
+  get version(): string {
+    return eventIdOf({ run: this.run, sequence: this.#sequence });
+  }
+
+  /** The list's id (`''` for the default list) and title, with their version and JSON. */
+  get title(): StoredList {
+    return this.#title;
+  }
+
+  get listVersion(): string {
+    return this.#title.version;
+  }
+
+  get size(): number {
+    return this.#items.size;
+  }
+
+  get(id: string): StoredTodo | undefined {
+    return this.#items.get(id);
+  }
+
+  items(): IterableIterator<StoredTodo> {
+    return this.#items.values();
+  }
+
+  /** The list with the changes not yet committed: what a change's conditions are checked on. */
+  get withPending(): ListState {
+    return this.#pending ?? this;
+  }
+
+  create(fields: TodoFields, key?: string): Promise<StoredTodo> {
+    return this.#change('created', { id: crypto.randomUUID(), ...fields }, key);
+  }
+
+  /** Undefined when the list with its pending changes holds no item `id`. */
+  replace(id: string, fields: TodoFields): Promise<StoredTodo> | undefined {
+    return this.withPending.get(id) && this.#change('updated', { id, ...fields });
+  }
+
+  /** The item as it was; undefined when the list with its pending changes holds no item `id`. */
+  delete(id: string): Promise<StoredTodo> | undefined {
+    const item = this.withPending.get(id);
+    return item && this.#make({ type: 'deleted', id: this.#nextId(), item }, item);
+  }
+
+  rename(title: string): Promise<StoredList> {
+    const info = { id: this.#title.info.id, title };
+    const list = { info, version: this.#nextId(), json: JSON.stringify(info) };
+    return this.#make({ type: 'list-renamed', id: list.version, list }, list);
+  }
+
+  /** The create made with `key`, and whether it is committed, while the list keeps it. */
+  createdWith(key: string): { created: ItemChange; committed: boolean } | undefined {
+    const pending = this.#pending?.createdWith(key);
+    if (pending !== undefined) return { created: pending, committed: false };
+    const created = this.#history.createdWith(key);
+    return created && { created, committed: true };
+  }
+
+  /**
+   * Resolves once every change made so far is committed; rejects when one of them cannot be.
+   * A refusal judged on the list with its pending changes waits for it, so that no answer tells
+   * of a change before the change's own answer could.
+   */
+  settled(): Promise<unknown> {
+    return this.#pending?.count ? this.#lastWrite : Promise.resolve();
+  }
+
+  /** Returns the function that ends the subscription. */
+  subscribe(listener: (change: Change) => void): () => boolean {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * The changes after the one whose id is `eventId`, oldest first, or undefined when that id is
+   * not among the changes kept (too old, another run's, or not an id at all).
+   */
+  changesSince(eventId: string): readonly Change[] | undefined {
+    return this.#history.since(eventId);
+  }
+
+  #change(type: 'created' | 'updated', todo: Todo, key?: string): Promise<StoredTodo> {
+    const item = { todo, version: this.#nextId(), json: JSON.stringify(todo) };
+    const change: ItemChange = { type, id: item.version, item };
+    return this.#make(key === undefined ? change : { ...change, key }, item);
+  }
+
+  #nextId(): string {
+    return eventIdOf({ run: this.run, sequence: this.#sequence + (this.#pending?.count ?? 0) + 1 });
+  }
+
+  /** Makes `change`, and once it is committed shows it, keeps it and announces it. */
+  #make<T>(change: Change, result: T): Promise<T> {
+    const pending = this.#pending;
+    if (pending === undefined) {
+      this.#commit(change);
+      return Promise.resolve(result);
+    }
+    pending.add(change);
+    const written = new Promise<T>((resolve, reject) =>
+      this.#persist!(change, this.#sequence + pending.count, (error) => {
+        if (error === undefined) {
+          pending.shift();
+          this.#commit(change);
+          return resolve(result);
+        }
+        // Every pending change after this one fails with it.
+        if (pending.oldest === change) pending.clear();
+        reject(error);
+      }),
+    );
+    this.#lastWrite = written;
+    return written;
+  }
+
+  #commit(change: Change): void {
+    if (change.type === 'list-renamed') this.#title = change.list;
+    else if (change.type === 'deleted') this.#items.delete(change.item.todo.id);
+    else this.#items.set(change.item.todo.id, change.item);
+    this.#sequence += 1;
+    this.#history.record(change);
+    for (const listener of this.#listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        this.#reportError(error);
+      }
+    }
+  }
+}

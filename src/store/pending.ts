@@ -1,0 +1,89 @@
+import { createdWith, type Change, type ItemChange, type StoredTodo } from './changes.ts';
+
+/** A list as one set of changes leaves it: what readers see, or what a change is checked against. */
+export interface ListState {
+  readonly size: number;
+  /** The version at which the title was last set: the list resource's ETag. */
+  readonly listVersion: string;
+  get(id: string): StoredTodo | undefined;
+}
+
+/**
+ * A list's changes made and not yet committed, oldest first, laid over the committed list:
+ * together they are the list with its pending changes. What a change made leaves the overlay
+ * once it is committed, unless a later pending change remade the same item or title.
+ */
+export class PendingChanges implements ListState {
+  readonly #committed: ListState;
+  readonly #changes: Change[] = [];
+  readonly #items = new Map<string, { readonly value?: StoredTodo; readonly by: Change }>();
+  #title: { readonly version: string; readonly by: Change } | undefined;
+  /** Items the pending changes created, less those they deleted. */
+  #added = 0;
+
+  constructor(committed: ListState) {
+    this.#committed = committed;
+  }
+
+  get count(): number {
+    return this.#changes.length;
+  }
+
+  get oldest(): Change | undefined {
+    return this.#changes[0];
+  }
+
+  get size(): number {
+    return this.#committed.size + this.#added;
+  }
+
+  get listVersion(): string {
+    return this.#title?.version ?? this.#committed.listVersion;
+  }
+
+  get(id: string): StoredTodo | undefined {
+    const pending = this.#items.get(id);
+    return pending === undefined ? this.#committed.get(id) : pending.value;
+  }
+
+  /** The pending create made with `key`, if any. */
+  createdWith(key: string): ItemChange | undefined {
+    return createdWith(this.#changes, key);
+  }
+
+  add(change: Change): void {
+    this.#changes.push(change);
+    if (change.type === 'list-renamed') {
+      this.#title = { version: change.id, by: change };
+      return;
+    }
+    const value = change.type === 'deleted' ? undefined : change.item;
+    this.#items.set(change.item.todo.id, { value, by: change });
+    this.#added += addedBy(change);
+  }
+
+  /** The oldest change is committed now, and the committed list holds it. */
+  shift(): void {
+    const change = this.#changes.shift()!;
+    if (change.type === 'list-renamed') {
+      if (this.#title?.by === change) this.#title = undefined;
+      return;
+    }
+    const id = change.item.todo.id;
+    if (this.#items.get(id)?.by === change) this.#items.delete(id);
+    this.#added -= addedBy(change);
+  }
+
+  /** None of the changes will be committed: the committed list is the latest again. */
+  clear(): void {
+    this.#changes.length = 0;
+    this.#items.clear();
+    this.#title = undefined;
+    this.#added = 0;
+  }
+}
+
+function addedBy(change: ItemChange): number {
+  if (change.type === 'created') return 1;
+  return change.type === 'deleted' ? -1 : 0;
+}
