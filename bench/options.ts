@@ -2,8 +2,8 @@ import { parseArgs } from 'node:util';
 import { SERVER_KINDS, type ServerKind } from './children.ts';
 import { SCENARIOS, type Scenario } from './scenarios.ts';
 
-export const SECTIONS = ['throughput', 'fan-out', 'lists', 'storage'] as const;
-export type Section = (typeof SECTIONS)[number];
+const SECTIONS = ['throughput', 'fan-out', 'lists', 'storage'] as const;
+type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {
   readonly turns: number;

@@ -20,7 +20,7 @@ import { LIST_PAGE } from './model/resources.ts';
  * its error log), what it can tell of its connections, and the ways to its sockets that it may
  * offer in place of the web-standard ones. The Node host offers some; workerd needs none.
  */
-export interface Host {
+interface Host {
   /** The files of `public/`; without them every page path is 404. */
   readonly assets?: AssetSource;
   /** Where unexpected exceptions go; the client only ever sees a generic 500. */

@@ -8,7 +8,7 @@ import type { AssetSource } from './static-files.ts';
 
 const MAX_NAME_LENGTH = 100;
 const HEALTHY = JSON.stringify({ status: 'ok' });
-export const OPENAPI_PATH = '/api/openapi.json';
+const OPENAPI_PATH = '/api/openapi.json';
 /** Where `npm run build` writes the OpenAPI document, from docs/openapi.yaml, in `public/`. */
 export const OPENAPI_FILE = 'build/openapi.json';
 

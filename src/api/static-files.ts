@@ -49,7 +49,7 @@ const HTML_HEADERS = {
  * hidden file: every segment is decoded and refused if it is empty, `.`, `..`, starts with a
  * dot, or hides a separator (`%2f`, `%5c`) or a NUL.
  */
-export function assetPathOf(pathname: string): string | undefined {
+function assetPathOf(pathname: string): string | undefined {
   const segments = pathname.split('/').slice(1);
   if (segments.at(-1) === '') segments[segments.length - 1] = 'index.html';
   const decoded: string[] = [];

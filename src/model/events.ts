@@ -12,14 +12,14 @@ export interface SnapshotEvent {
 }
 
 /** One successful change of an item; for `deleted`, the item as it was. */
-export interface TodoChange {
+interface TodoChange {
   readonly type: 'created' | 'updated' | 'deleted';
   readonly id: string;
   readonly todo: Todo;
 }
 
 /** A named list got a new title; its data is the list as `GET /api/lists/{id}` gives it. */
-export interface ListRenamed {
+interface ListRenamed {
   readonly type: 'list-renamed';
   readonly id: string;
   readonly list: ListInfo;
@@ -32,7 +32,7 @@ export type ChangeEvent = TodoChange | ListRenamed;
  * A named list was deleted: the last event of its streams, which then end. It has no id, as
  * there is nothing left to resume.
  */
-export interface ListDeleted {
+interface ListDeleted {
   readonly type: 'list-deleted';
   readonly list: ListInfo;
 }

@@ -1,7 +1,7 @@
 import type { IdentifiedEvent } from '../model/events.ts';
 import { ApiError, isNotFound } from './api-request.ts';
 import type { LastSeen, SeenList } from './last-seen.ts';
-import type { ConnectionState } from './live-feed.ts';
+import type { ConnectionState } from './event-stream.ts';
 import { filterOfHash, type TodoModel } from './model.ts';
 import type { EditQueue } from './offline-queue.ts';
 import type { Edit } from './pending-edit.ts';

@@ -3,10 +3,41 @@ import {
   LIVE_EVENT_TYPES,
   RECONNECT_DELAY_MS,
   readLiveEvent,
+  type IdentifiedEvent,
 } from '../model/events.ts';
-import type { FeedList, LiveFeedListener } from './live-feed.ts';
+import type { ListPaths } from '../model/resources.ts';
 
 const MAX_RECONNECT_DELAY_MS = 30_000;
+
+/**
+ * The state of the list's stream. `gone`: the list was deleted, or never existed; the feed
+ * has stopped for good.
+ */
+export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'gone';
+
+export interface LiveFeedListener {
+  event(event: IdentifiedEvent): void;
+  state(state: ConnectionState): void;
+}
+
+/** The list a feed follows. */
+export interface FeedList {
+  readonly paths: ListPaths;
+  /**
+   * Whether the list is still there: false once deleted; rejects when the service cannot say.
+   * Absent for the default list, which cannot be deleted.
+   */
+  readonly exists?: () => Promise<boolean>;
+}
+
+/** The list's events and the state of the stream that brings them, for one tab. */
+export interface LiveFeed {
+  /** Whether this tab holds the list's stream: the one tab that sends the list's queued edits. */
+  readonly leads: boolean;
+  start(): void;
+  /** The list is gone, as a request of this tab found: stops, and tells the other tabs. */
+  end(): void;
+}
 
 /**
  * One `EventSource` on the list, kept open until closed. After a dropped connection

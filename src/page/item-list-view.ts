@@ -1,6 +1,16 @@
 import { element, ENTER_KEY, ESCAPE_KEY, find } from './dom.ts';
 import type { ShownTodo } from './pending-edit.ts';
-import type { ViewHandlers } from './view.ts';
+
+export interface ViewHandlers {
+  add(title: string): void;
+  toggle(id: string, completed: boolean): void;
+  remove(id: string): void;
+  /** An edit saved with Enter or by leaving the field; the title is trimmed, maybe empty. */
+  edit(id: string, title: string): void;
+  toggleAll(completed: boolean): void;
+  clearCompleted(): void;
+  hashChange(hash: string): void;
+}
 
 /**
  * The items of `.todo-list`. They are kept by id and updated in place, so an event from

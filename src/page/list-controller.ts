@@ -4,7 +4,7 @@ import { isNotFound } from './api-request.ts';
 import type { ListApi } from './list-api.ts';
 import { ListTitle } from './list-title.ts';
 import type { ListView } from './list-view.ts';
-import type { ConnectionState } from './live-feed.ts';
+import type { ConnectionState } from './event-stream.ts';
 import type { Problems } from './problems.ts';
 
 /**

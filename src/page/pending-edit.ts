@@ -68,10 +68,6 @@ export function randomUuid(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-export function isLocalId(id: string): boolean {
-  return id.startsWith(LOCAL_ID_PREFIX);
-}
-
 /** The list as the service last told it, with `edits` applied in order on top. */
 export function withEdits(todos: readonly Todo[], edits: readonly Edit[]): ShownTodo[] {
   const items = new Map<string, ShownTodo>(todos.map((todo) => [todo.id, todo]));

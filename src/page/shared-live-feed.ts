@@ -2,7 +2,7 @@ import { LIVE_EVENT_TYPES, RECONNECT_DELAY_MS, type IdentifiedEvent } from '../m
 import { isNotFound } from './api-request.ts';
 import { EventOrder } from './event-order.ts';
 import { EventStream } from './event-stream.ts';
-import type { ConnectionState, FeedList, LiveFeed, LiveFeedListener } from './live-feed.ts';
+import type { ConnectionState, FeedList, LiveFeed, LiveFeedListener } from './event-stream.ts';
 import { TabLock } from './tab-lock.ts';
 import type { TodoApi } from './todo-api.ts';
 

@@ -1,18 +1,7 @@
 import { element, ENTER_KEY, find } from './dom.ts';
-import { ItemListView } from './item-list-view.ts';
-import type { ConnectionState } from './live-feed.ts';
+import { ItemListView, type ViewHandlers } from './item-list-view.ts';
+import type { ConnectionState } from './event-stream.ts';
 import { FILTER_HASHES, type ListState } from './model.ts';
-
-export interface ViewHandlers {
-  add(title: string): void;
-  toggle(id: string, completed: boolean): void;
-  remove(id: string): void;
-  /** An edit saved with Enter or by leaving the field; the title is trimmed, maybe empty. */
-  edit(id: string, title: string): void;
-  toggleAll(completed: boolean): void;
-  clearCompleted(): void;
-  hashChange(hash: string): void;
-}
 
 export interface ConnectionInfo {
   readonly state: ConnectionState;

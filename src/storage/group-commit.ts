@@ -12,14 +12,14 @@ import {
  * that a larger batch saves almost nothing more, while its commit would hold the event loop,
  * and every answer in it, longer.
  */
-export const MAX_BATCH = 256;
+const MAX_BATCH = 256;
 
 /**
  * How long a batch may go on gathering, from its first change: the time of a few commits on a
  * disk that flushes in a few hundred microseconds. A change waits for others only while they
  * keep coming, and never longer than this.
  */
-export const MAX_WAIT_MS = 2;
+const MAX_WAIT_MS = 2;
 
 /** Where a batch's transaction runs. */
 export interface Committer {

@@ -45,7 +45,7 @@ const TABLES = [
 ];
 
 /** Why a database cannot be used: its tables are of another format. */
-export class StorageFormatError extends Error {
+class StorageFormatError extends Error {
   constructor(found: string) {
     super(
       `its tables are ${found}, which this version of the service does not read (it reads ` +

@@ -32,7 +32,7 @@ export interface ItemChange {
 }
 
 /** A named list's new title; `list.version` is the change's id. */
-export interface TitleChange {
+interface TitleChange {
   readonly type: 'list-renamed';
   readonly id: string;
   readonly list: StoredList;

@@ -40,7 +40,7 @@ const namingNone = (
 ];
 
 /** The list a list command addresses: mostly one that is there. */
-export const namedTarget: fc.Arbitrary<NamedTarget> = fc.oneof(
+const namedTarget: fc.Arbitrary<NamedTarget> = fc.oneof(
   weighted(
     8,
     pick.map((index) => ({ kind: 'named' as const, pick: index })),

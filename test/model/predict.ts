@@ -17,8 +17,6 @@ import {
 import type { ItemRequestSpec } from './spec.ts';
 import type { WireRequest } from './wire.ts';
 
-export type { ExpectedProblem } from './predict-rules.ts';
-
 /** The answer the contract requires, as far as the model can know it before it comes. */
 export type Expected =
   | { readonly kind: 'created'; readonly title: string; readonly completed: boolean }

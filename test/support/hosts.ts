@@ -121,7 +121,7 @@ export function appConfig(options: ServiceOptions): AppConfig {
  * A fresh SQLite file for one service, and its lists kept in it in group commits, as the Node
  * host keeps them; the file goes with `close`.
  */
-export function sqliteStoresFor(): { stores: ListStores; close(): Promise<void> } {
+function sqliteStoresFor(): { stores: ListStores; close(): Promise<void> } {
   const dir = mkdtempSync(join(tmpdir(), 'todo-sqlite-'));
   const storage = openStorageAt(join(dir, 'todos.sqlite'));
   return {

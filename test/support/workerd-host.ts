@@ -39,7 +39,7 @@ interface Settings {
 }
 
 /** The failures a runtime logged, as one error that quotes its lines. */
-export function loggedFailure(lines: readonly string[], when: string): Error {
+function loggedFailure(lines: readonly string[], when: string): Error {
   return new Error(`workerd logged a failure ${when}:\n${lines.join('\n')}`);
 }
 

@@ -5,9 +5,19 @@ import { HttpProblem } from '../../http/problem.ts';
 import type { LiveList } from '../../lists/live-list.ts';
 import { singleList } from '../../lists/single-list.ts';
 import type { StoredList } from '../../store/changes.ts';
-import { LIST_NAME, listIdOf, type Env } from './env.ts';
+import { LIST_NAME, listIdOf } from './object-ids.ts';
 import { workerConfigOf } from './vars.ts';
 import { EventSockets } from './event-sockets.ts';
+
+/** The bindings `wrangler.toml` gives the worker and the objects. */
+export interface Env {
+  /** The namespace of the objects that hold the lists, one object a list. */
+  readonly TODO_LIST: DurableObjectNamespace<TodoListObject>;
+  /** `public/`, uploaded as Workers static assets. */
+  readonly ASSETS: Fetcher;
+  /** The `[vars]`: the handler's limits, read by `workerConfigOf` (vars.ts). */
+  readonly [variable: string]: unknown;
+}
 
 /** What making a list by RPC gave: the list as made, or the problem to answer with. */
 export type ListCreated =

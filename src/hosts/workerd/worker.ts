@@ -7,10 +7,10 @@ import { isApiPath, Responses } from '../../http/responses.ts';
 import { pathOf, type Handler } from '../../http/router.ts';
 import type { ListDirectory } from '../../lists/directory.ts';
 import { LISTS_PATH } from '../../model/resources.ts';
-import { LIST_NAME, objectIdOf, type Env } from './env.ts';
+import { LIST_NAME, objectIdOf } from './object-ids.ts';
 import { workerConfigOf } from './vars.ts';
 import { relayEvents } from './event-relay.ts';
-import { answerAfterBody } from './todo-list-object.ts';
+import { answerAfterBody, type Env } from './todo-list-object.ts';
 
 export { TodoListObject } from './todo-list-object.ts';
 
