@@ -1,10 +1,10 @@
-import { addItemRoutes, type ListRouteDeps } from './api/items.ts';
+import { addItemRoutes } from './api/items.ts';
 import { addListRoutes } from './api/lists.ts';
 import { addSiteRoutes } from './api/site.ts';
 import { addStaticRoutes, type AssetSource } from './api/static-files.ts';
 import { DEFAULT_APP_CONFIG, type AppConfig } from './config.ts';
 import { HttpProblem } from './http/problem.ts';
-import { createHandler, type ErrorReporter, type Handler, type Routes } from './http/router.ts';
+import { createHandler, type ErrorReporter, type Handler } from './http/router.ts';
 import {
   openWebEventChannel,
   StreamTally,
@@ -70,6 +70,8 @@ export interface AppOptions {
   readonly lists?: OpenListDirectory;
   /** What the server offers; a part left out takes the web-standard way. */
   readonly host?: Partial<Host>;
+  /** Only the routes of lists and their items, as a Durable Object that holds a list serves. */
+  readonly listRoutesOnly?: boolean;
 }
 
 export interface App {
@@ -86,61 +88,35 @@ export interface App {
 
 /** The whole service as one web-standard `fetch(Request)` handler, for any host. */
 export function createApp(options: AppOptions = {}): App {
+  const config = options.config ?? DEFAULT_APP_CONFIG;
+  const host: Host = { ...WEB_HOST, ...options.host };
+  const tally = new StreamTally();
+  const openLists = options.lists ?? localLists({ maxLists: DEFAULT_MAX_LISTS });
+  const lists = openLists({ config, host, tally });
   let draining = false;
-  const app = assemble(options, (router, deps, host, config) => {
+  const fetch = createHandler(host.Response, host.reportError, (router) => {
+    const deps = { lists, limits: config.limits, contentLengthIsExact: host.contentLengthIsExact };
     addItemRoutes(router, deps);
     addListRoutes(router, deps);
-    addSiteRoutes(router, { config, assets: host.assets, isDraining: () => draining });
-    router.all('/api/*', noSuchApiRoute);
+    if (!options.listRoutesOnly) {
+      addSiteRoutes(router, { config, assets: host.assets, isDraining: () => draining });
+    }
+    router.all('/api/*', () => {
+      throw new HttpProblem(404, 'There is no such API route; the to-dos are at /api/todos.');
+    });
+    if (options.listRoutesOnly) return;
     addStaticRoutes(router, host.assets, {
       [LIST_PAGE]: 'index.html',
       // At the root, so that the page's service worker may control every page of the origin.
       '/service-worker.js': 'build/page/service-worker.js',
     });
   });
-  return {
-    ...app,
-    drain: () => {
-      draining = true;
-    },
-    close: () => {
-      draining = true;
-      app.close();
-    },
+  const drain = () => {
+    draining = true;
   };
-}
-
-/**
- * One list's routes, its items, its stream and the list itself, as a handler: what a Durable
- * Object that holds a list serves. Anything else is 404.
- */
-export function createListApp(options: AppOptions): App {
-  return assemble(options, (router, deps) => {
-    addItemRoutes(router, deps);
-    addListRoutes(router, deps);
-    router.all('/api/*', noSuchApiRoute);
-  });
-}
-
-function noSuchApiRoute(): never {
-  throw new HttpProblem(404, 'There is no such API route; the to-dos are at /api/todos.');
-}
-
-function assemble(
-  options: AppOptions,
-  addRoutes: (router: Routes, deps: ListRouteDeps, host: Host, config: AppConfig) => void,
-): App {
-  const config = options.config ?? DEFAULT_APP_CONFIG;
-  const host: Host = { ...WEB_HOST, ...options.host };
-  const tally = new StreamTally();
-  const openLists = options.lists ?? localLists({ maxLists: DEFAULT_MAX_LISTS });
-  const lists = openLists({ config, host, tally });
-  const deps = { lists, limits: config.limits, contentLengthIsExact: host.contentLengthIsExact };
-  const fetch = createHandler(host.Response, host.reportError, (router) =>
-    addRoutes(router, deps, host, config),
-  );
   const close = () => {
+    drain();
     for (const list of lists.inMemory()) list.close();
   };
-  return { fetch, lists, events: tally, drain: () => {}, close };
+  return { fetch, lists, events: tally, drain, close };
 }

@@ -34,7 +34,8 @@ export class StreamTally implements EventStreamStats {
 export interface EventChannel {
   /** Bytes that may still be queued before the client counts as stalled; null once it failed. */
   readonly room: number | null;
-  write(bytes: Uint8Array): void;
+  /** `lastId` is the id of the last event the bytes hold, if they hold one with an id. */
+  write(bytes: Uint8Array, lastId?: string): void;
   /** Ends the stream after what is queued: the server is stopping. */
   close(): void;
   /** Ends the stream now, dropping what is queued: the client left or fell too far behind. */
@@ -139,12 +140,12 @@ export class EventClient {
     signal?.addEventListener('abort', this.#leave);
   }
 
-  send(bytes: Uint8Array): void {
+  send(bytes: Uint8Array, lastId?: string): void {
     if (this.#ended) return;
     const room = this.#channel.room;
     // null: the stream has failed; not positive: the client stopped reading long ago.
     if (room === null || room <= 0) return this.#leave();
-    this.#channel.write(bytes);
+    this.#channel.write(bytes, lastId);
   }
 
   /** Closes the stream after what is queued: the server is stopping. */

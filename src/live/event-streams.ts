@@ -42,7 +42,7 @@ export class EventStreams implements EventStreamStats {
   readonly #frames = new WeakMap<Change, Uint8Array>();
   #heartbeat: ReturnType<typeof setInterval> | undefined;
   /** Changes made and answered, not yet written to the clients, in order. */
-  #unsent: Uint8Array[] = [];
+  #unsent: Change[] = [];
   #closed = false;
 
   /** `itemsJson` gives the JSON of the store's items; `tally` counts these streams too. */
@@ -60,7 +60,7 @@ export class EventStreams implements EventStreamStats {
     this.#tally = tally;
     store.subscribe((change) => {
       if (this.#clients.size === 0) return;
-      this.#unsent.push(this.#frameOf(change));
+      this.#unsent.push(change);
       // With 10,000 streams open, writing a change to each takes a tenth of a second: the
       // change's answer goes first. Changes made meanwhile go out together, in order.
       if (host.afterAnswers === undefined) this.#sendUnsent();
@@ -89,9 +89,9 @@ export class EventStreams implements EventStreamStats {
     // Reading the opening and joining the clients happen in one synchronous step, after the
     // clients already open have every change made: no change can be missed or sent twice.
     this.#sendUnsent();
-    const opening = this.#openingFor(lastEventIdOf(request));
+    const { opening, lastId } = this.#openingFor(lastEventIdOf(request));
     const channel = this.#host.openEventChannel(opening.byteLength + MAX_BACKLOG_BYTES);
-    this.#join(channel, request.signal).send(opening);
+    this.#join(channel, request.signal).send(opening, lastId);
     return channel;
   }
 
@@ -122,11 +122,20 @@ export class EventStreams implements EventStreamStats {
    * The reconnect delay, then the changes a client resuming from `lastEventId` missed, or the
    * whole list when they are no longer kept (or it is new).
    */
-  #openingFor(lastEventId: string | null): Uint8Array {
+  #openingFor(lastEventId: string | null): { opening: Uint8Array; lastId?: string } {
     const missed = lastEventId ? this.#store.changesSince(lastEventId) : undefined;
-    if (missed !== undefined) return concatBytes([RETRY, ...missed.map(this.#frameOf)]);
-    const head = encoder.encode(`id: ${this.#store.version}\nevent: snapshot\ndata: `);
-    return concatBytes([RETRY, head, this.#itemsJson(), END_OF_SNAPSHOT]);
+    if (missed !== undefined) {
+      return {
+        opening: concatBytes([RETRY, ...missed.map(this.#frameOf)]),
+        lastId: missed.at(-1)?.id,
+      };
+    }
+    const { version } = this.#store;
+    const head = encoder.encode(`id: ${version}\nevent: snapshot\ndata: `);
+    return {
+      opening: concatBytes([RETRY, head, this.#itemsJson(), END_OF_SNAPSHOT]),
+      lastId: version,
+    };
   }
 
   #join(channel: EventChannel, signal: AbortSignal | undefined): EventClient {
@@ -165,11 +174,12 @@ export class EventStreams implements EventStreamStats {
     if (this.#unsent.length === 0) return;
     const unsent = this.#unsent;
     this.#unsent = [];
-    this.#sendAll(unsent.length === 1 ? unsent[0]! : concatBytes(unsent));
+    const frames = unsent.map(this.#frameOf);
+    this.#sendAll(frames.length === 1 ? frames[0]! : concatBytes(frames), unsent.at(-1)!.id);
   }
 
-  #sendAll(bytes: Uint8Array): void {
-    for (const client of this.#clients) client.send(bytes);
+  #sendAll(bytes: Uint8Array, lastId?: string): void {
+    for (const client of this.#clients) client.send(bytes, lastId);
   }
 }
 

@@ -28,14 +28,14 @@ export class ListStore implements ListState {
   readonly #history: History;
   readonly #listeners = new Set<(change: Change) => void>();
   readonly #persist: Persist | undefined;
-  readonly #pending: PendingChanges | undefined;
+  /** Made on the first write not done at once. */
+  #pending: PendingChanges | undefined;
   readonly #reportError: (error: unknown) => void;
   /** The last change written: once it is committed, so is every change before it. */
   #lastWrite: Promise<unknown> = Promise.resolve();
 
   constructor({ start, persist, ...options }: ListStoreOptions) {
     this.#persist = persist;
-    this.#pending = persist && new PendingChanges(this);
     this.#reportError = options.reportError;
     this.run = start?.run ?? newRunId();
     this.#sequence = start?.sequence ?? 0;
@@ -139,16 +139,27 @@ export class ListStore implements ListState {
     return eventIdOf({ run: this.run, sequence: this.#sequence + (this.#pending?.count ?? 0) + 1 });
   }
 
-  /** Makes `change`, and once it is committed shows it, keeps it and announces it. */
+  /**
+   * Makes `change`, and once it is committed shows it, keeps it and announces it. A write
+   * that is done before `persist` returns (a Durable Object's) never joins the pending changes.
+   */
   #make<T>(change: Change, result: T): Promise<T> {
-    const pending = this.#pending;
-    if (pending === undefined) {
+    if (this.#persist === undefined) {
       this.#commit(change);
       return Promise.resolve(result);
     }
+    let written: { error?: unknown } | undefined;
+    let done: (error?: unknown) => void = (error) => void (written = { error });
+    this.#persist(change, this.#sequence + (this.#pending?.count ?? 0) + 1, (error) => done(error));
+    if (written !== undefined) {
+      if (written.error !== undefined) return Promise.reject(written.error);
+      this.#commit(change);
+      return Promise.resolve(result);
+    }
+    const pending = (this.#pending ??= new PendingChanges(this));
     pending.add(change);
-    const written = new Promise<T>((resolve, reject) =>
-      this.#persist!(change, this.#sequence + pending.count, (error) => {
+    const committed = new Promise<T>((resolve, reject) => {
+      done = (error) => {
         if (error === undefined) {
           pending.shift();
           this.#commit(change);
@@ -157,10 +168,10 @@ export class ListStore implements ListState {
         // Every pending change after this one fails with it.
         if (pending.oldest === change) pending.clear();
         reject(error);
-      }),
-    );
-    this.#lastWrite = written;
-    return written;
+      };
+    });
+    this.#lastWrite = committed;
+    return committed;
   }
 
   #commit(change: Change): void {

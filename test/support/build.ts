@@ -7,17 +7,21 @@ export const WORKER_BUNDLE = join(PROJECT_ROOT, '.wrangler/test-worker');
 
 /**
  * Builds the service once before the tests, as `npm start` does (the entry-point tests start
- * it), and bundles the worker's test entry as `wrangler deploy` would.
+ * it), and bundles the worker as `wrangler deploy` would: its test entry, and the worker itself
+ * (into .wrangler/worker/, which test/rooms.test.ts reads).
  */
 export default function build(): void {
   execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
-  execFileSync(
-    join(PROJECT_ROOT, 'node_modules/.bin/wrangler'),
-    ['deploy', 'test/workerd/entry.ts', '--dry-run', '--outdir', WORKER_BUNDLE],
-    {
+  const wrangler = join(PROJECT_ROOT, 'node_modules/.bin/wrangler');
+  const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG: 'error' };
+  for (const [entry, outdir] of [
+    ['test/workerd/entry.ts', WORKER_BUNDLE],
+    ['src/hosts/workerd/worker.ts', join(PROJECT_ROOT, '.wrangler/worker')],
+  ]) {
+    execFileSync(wrangler, ['deploy', entry!, '--dry-run', '--outdir', outdir!], {
       cwd: PROJECT_ROOT,
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG: 'error' },
+      env,
       stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+    });
+  }
 }

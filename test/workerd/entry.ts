@@ -1,6 +1,5 @@
 import worker, { TodoListObject as ListObject } from '../../src/hosts/workerd/worker.ts';
-import { LIST_NAME, objectIdOf } from '../../src/hosts/workerd/object-ids.ts';
-import type { Env } from '../../src/hosts/workerd/todo-list-object.ts';
+import { LIST_NAME, objectIdOf, type Env } from '../../src/hosts/workerd/todo-list-object.ts';
 import { FORGET_REASON, TEST_PATHS } from './test-paths.ts';
 
 /**

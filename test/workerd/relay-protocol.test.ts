@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  LastEventId,
   MAX_MESSAGE_BYTES,
   messagesOf,
   opensWithSnapshot,
@@ -39,35 +38,6 @@ describe('the messages the object sends the worker', () => {
       messages.every((message) => message.byteLength <= MAX_MESSAGE_BYTES),
       text(messages).join(''),
     ]).toEqual([true, true, snapshot]);
-  });
-});
-
-describe('the last event id the worker passed on', () => {
-  it('is the id of the last SSE message that has one, never text inside the data', () => {
-    const last = new LastEventId(undefined);
-    last.read(bytes(EVENTS));
-    expect(last.value).toBe('r.2');
-  });
-
-  it('is the same wherever the bytes were cut into messages', () => {
-    const stream = bytes(`retry: 3000\n\n${EVENTS}`);
-    const found = new Set<string | undefined>();
-    for (let first = 0; first < stream.byteLength; first += 1) {
-      for (const second of [first + 1, first + 2, stream.byteLength]) {
-        const last = new LastEventId('start');
-        last.read(stream.subarray(0, first));
-        last.read(stream.subarray(first, second));
-        last.read(stream.subarray(second));
-        found.add(last.value);
-      }
-    }
-    expect([...found]).toEqual(['r.2']);
-  });
-
-  it('stays the one the client resumed after until an event with an id comes', () => {
-    const last = new LastEventId('r.5');
-    last.read(bytes('retry: 3000\n\n'));
-    expect(last.value).toBe('r.5');
   });
 });
 

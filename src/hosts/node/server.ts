@@ -1,4 +1,10 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import {
+  createServer,
+  STATUS_CODES,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -8,7 +14,6 @@ import { requestIdOf } from '../../http/request.ts';
 import { pathOf, type ErrorReporter } from '../../http/router.ts';
 import { localLists } from '../../lists/local-lists.ts';
 import type { ListStores } from '../../storage/kept-lists.ts';
-import { answerClientErrorsInOrder } from './client-errors.ts';
 import { fileAssets } from './file-assets.ts';
 import { REQUEST_MESSAGE, type Logger, type RequestLine } from './logger.ts';
 import type { NodeConfig } from './node-config.ts';
@@ -134,4 +139,43 @@ export async function startNodeServer(
     return closeGracefully(server, config.server.shutdownTimeoutMs);
   };
   return { url, app, server, close };
+}
+
+/** What Node itself answers to each client error; anything else is a 400. */
+const STATUS_OF: Readonly<Record<string, number>> = {
+  HPE_HEADER_OVERFLOW: 431,
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
+};
+
+/**
+ * Answers bytes Node cannot parse as Node does, with a bare 4xx and the end of the connection,
+ * but only once the answer to a whole request received before them on that connection has
+ * gone out. Node's own handler destroys the connection at once: that answer (a 201, say) is
+ * lost, and the client takes the 400 for it.
+ */
+function answerClientErrorsInOrder(server: Server): void {
+  const answering = new WeakMap<Socket, ServerResponse>();
+  server.on('request', (request, response) => answering.set(request.socket, response));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    const inFlight = answering.get(socket);
+    let refused = false;
+    const refuse = () => {
+      if (refused) return;
+      refused = true;
+      // Bytes written into an answer already under way would corrupt it.
+      const midAnswer =
+        inFlight !== undefined && !inFlight.writableFinished && inFlight.headersSent;
+      if (socket.writable && !midAnswer) {
+        const status = STATUS_OF[error.code ?? ''] ?? 400;
+        socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n\r\n`);
+      }
+      socket.destroy(error);
+    };
+    if (inFlight?.req.complete && !inFlight.writableFinished) {
+      inFlight.once('finish', refuse).once('close', refuse);
+    } else {
+      refuse();
+    }
+  });
 }

@@ -7,7 +7,6 @@ import {
   type EventChannel,
 } from '../../live/event-channel.ts';
 import {
-  LastEventId,
   OPENING_BYTES_HEADER,
   opensWithSnapshot,
   STREAM_ENDED,
@@ -48,7 +47,8 @@ class EventRelay {
   readonly #client: EventClient;
   readonly #heartbeat: ReturnType<typeof setInterval>;
   #socket: WebSocket | undefined;
-  readonly #lastEventId: LastEventId;
+  /** The id of the last event passed on whole, where the stream resumes if its socket goes. */
+  #lastEventId: string | undefined;
   #ended = false;
 
   constructor(
@@ -59,7 +59,7 @@ class EventRelay {
   ) {
     this.#listObject = listObject;
     this.#request = request;
-    this.#lastEventId = new LastEventId(lastEventIdOf(request) ?? undefined);
+    this.#lastEventId = lastEventIdOf(request) ?? undefined;
     this.#client = new EventClient(channel, request.signal, () => this.#stop());
     this.#heartbeat = setInterval(() => this.#client.send(PING), heartbeatSeconds * 1000);
     // A client that left before the stream began is never told so by its signal.
@@ -70,7 +70,8 @@ class EventRelay {
   listen(socket: WebSocket): void {
     this.#socket = socket;
     socket.addEventListener('message', ({ data }) => {
-      this.#deliver(new Uint8Array(data as ArrayBuffer));
+      if (typeof data === 'string') this.#lastEventId = data;
+      else this.#client.send(new Uint8Array(data as ArrayBuffer));
     });
     const closed = (code: number) => {
       if (socket !== this.#socket || this.#ended) return;
@@ -82,11 +83,6 @@ class EventRelay {
     socket.addEventListener('error', () => closed(0));
   }
 
-  #deliver(bytes: Uint8Array): void {
-    this.#lastEventId.read(bytes);
-    this.#client.send(bytes);
-  }
-
   /**
    * The object restarted (evicted, deployed, moved): a new one takes the stream on after the
    * last event delivered, with no gap and no repeat. When it cannot (its list was kept in
@@ -95,7 +91,7 @@ class EventRelay {
    */
   async #reconnect(): Promise<void> {
     try {
-      const request = upgradeOf(this.#request, this.#lastEventId.value);
+      const request = upgradeOf(this.#request, this.#lastEventId);
       const answer = await this.#listObject().fetch(request);
       const socket = answer.webSocket;
       if (socket === null) {
@@ -107,7 +103,7 @@ class EventRelay {
         socket.close(STREAM_ENDED);
         return this.#client.end();
       }
-      this.#deliver(withoutRetry(opening));
+      this.#client.send(withoutRetry(opening));
       this.listen(socket);
     } catch {
       this.#client.end();

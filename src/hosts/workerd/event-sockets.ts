@@ -66,7 +66,7 @@ class SocketChannel implements EventChannel {
   #peer: WebSocket | undefined;
   #accept: ((socket: WebSocket) => void) | undefined;
   /** What was written before the socket was accepted: the opening. */
-  readonly #pending: Uint8Array[] = [];
+  readonly #pending: { readonly bytes: Uint8Array; readonly lastId?: string }[] = [];
   #open = true;
   #gone = () => {};
 
@@ -98,10 +98,11 @@ class SocketChannel implements EventChannel {
     return this.#open ? Number.MAX_SAFE_INTEGER : null;
   }
 
-  write(bytes: Uint8Array): void {
-    if (this.#accept !== undefined) return void this.#pending.push(bytes);
+  write(bytes: Uint8Array, lastId?: string): void {
+    if (this.#accept !== undefined) return void this.#pending.push({ bytes, lastId });
     try {
       for (const message of messagesOf(bytes)) this.#socket.send(message);
+      if (lastId !== undefined) this.#socket.send(lastId);
     } catch {
       this.leave();
     }
@@ -132,9 +133,9 @@ class SocketChannel implements EventChannel {
     this.#accept = undefined;
     this.#channels.set(this.#socket, this);
     const headers = new Headers(init.headers);
-    const openingBytes = this.#pending.reduce((total, bytes) => total + bytes.byteLength, 0);
+    const openingBytes = this.#pending.reduce((total, { bytes }) => total + bytes.byteLength, 0);
     headers.set(OPENING_BYTES_HEADER, String(openingBytes));
-    for (const bytes of this.#pending.splice(0)) this.write(bytes);
+    for (const { bytes, lastId } of this.#pending.splice(0)) this.write(bytes, lastId);
     return new Response(null, { status: 101, webSocket: this.#peer!, headers });
   }
 

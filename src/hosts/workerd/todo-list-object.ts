@@ -1,13 +1,39 @@
 import { DurableObject } from 'cloudflare:workers';
-import { createListApp, type App } from '../../app.ts';
+import { createApp, type App } from '../../app.ts';
 import { ConfigError } from '../../config.ts';
 import { HttpProblem } from '../../http/problem.ts';
+import { base64UrlOf, bytesOfBase64Url } from '../../lists/list-id.ts';
 import type { LiveList } from '../../lists/live-list.ts';
 import { singleList } from '../../lists/single-list.ts';
 import type { StoredList } from '../../store/changes.ts';
-import { LIST_NAME, listIdOf } from './object-ids.ts';
 import { workerConfigOf } from './vars.ts';
 import { EventSockets } from './event-sockets.ts';
+
+/** The default list's object: every isolate addresses it by this name. */
+export const LIST_NAME = 'todos';
+
+/**
+ * The object that holds the list with this id, or undefined when no object could. A named
+ * list's id on workerd is its Durable Object's own id, in base64url (43 characters) rather than
+ * hex: made by `newUniqueId()` (16 random bytes and 16 of a MAC under the namespace's key) or,
+ * for a list made with an `Idempotency-Key`, by `idFromName` from the key. The runtime's own
+ * `idFromString` checks that it belongs to the namespace, so an id nobody made is refused
+ * before any object is woken, and no storage is ever made for it.
+ */
+export function objectIdOf(
+  namespace: DurableObjectNamespace,
+  listId: string,
+): DurableObjectId | undefined {
+  const bytes = bytesOfBase64Url(listId);
+  if (bytes?.byteLength !== 32) return undefined;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  try {
+    return namespace.idFromString(hex);
+  } catch {
+    // Not an id of this namespace: the MAC does not match.
+    return undefined;
+  }
+}
 
 /** The bindings `wrangler.toml` gives the worker and the objects. */
 export interface Env {
@@ -43,7 +69,8 @@ export class TodoListObject extends DurableObject<Env> {
     // The worker answers every request itself while `[vars]` are wrong: none reaches here.
     if (config instanceof ConfigError) throw config;
     const isDefault = ctx.id.equals(env.TODO_LIST.idFromName(LIST_NAME));
-    this.#listId = isDefault ? undefined : listIdOf(ctx.id);
+    const idBytes = Uint8Array.from(ctx.id.toString().match(/../g)!, (hex) => parseInt(hex, 16));
+    this.#listId = isDefault ? undefined : base64UrlOf(idBytes);
     this.#sockets = new EventSockets(ctx, () => this.#list()!.store.run);
     const { storage } = ctx;
     const lists = singleList({
@@ -59,7 +86,8 @@ export class TodoListObject extends DurableObject<Env> {
       },
       deleteAll: () => storage.deleteAll(),
     });
-    this.app = createListApp({
+    this.app = createApp({
+      listRoutesOnly: true,
       config: config.app,
       lists,
       host: { openEventChannel: this.#sockets.open, writesHeartbeats: false },
@@ -106,26 +134,18 @@ export class TodoListObject extends DurableObject<Env> {
 }
 
 /**
- * How much of a refused body is still read, so that its sender sees the answer: the largest
- * body Cloudflare passes to a worker on its Free and Pro plans (it answers 413 itself above
- * that). Read any less, and a body that goes on past it gets a reset instead of the answer;
- * under `wrangler dev`, whose proxy forwards each request to the worker, a 500 and a logged
- * "Network connection lost".
+ * How much of a refused body is still read: the largest body Cloudflare passes to a worker on
+ * its Free and Pro plans. Less, and a body that goes on past it gets a reset, not the answer.
  */
 const READ_REST_LIMIT_BYTES = 100 * 1024 * 1024;
 
 /**
  * Answers `request` with `answer`, passing the body on through a stream of its own, and reads
- * what the handler left unread (up to `READ_REST_LIMIT_BYTES`) before the answer goes out.
- * workerd resets a connection whose request body is still arriving when the response ends, so a
- * client streaming an oversized body would see ECONNRESET instead of the 413, and a body piped
- * on to a Durable Object breaks with "Network connection lost". The handler itself still
- * decides after at most `limits.maxBodyBytes`.
- *
- * With `passAtMost`, the stream passed on ends after that many bytes and the rest is read
- * here. The worker passes the object no more than its handler needs to refuse a body, so the
- * object can always read what it was given to the end: an object that stops reading a body
- * piped to it breaks the pipe just as one that never starts does.
+ * what the handler left unread (up to `READ_REST_LIMIT_BYTES`) before the answer goes out:
+ * workerd resets a connection whose body is still arriving when the response ends, and breaks
+ * a body piped on to a Durable Object ("Network connection lost"). With `passAtMost`, the
+ * stream passed on ends after that many bytes: the worker passes the object no more than its
+ * handler needs to refuse a body, so the object can always read what it was given to the end.
  */
 export async function answerAfterBody(
   request: Request,

@@ -7,18 +7,14 @@ import { isApiPath, Responses } from '../../http/responses.ts';
 import { pathOf, type Handler } from '../../http/router.ts';
 import type { ListDirectory } from '../../lists/directory.ts';
 import { LISTS_PATH } from '../../model/resources.ts';
-import { LIST_NAME, objectIdOf } from './object-ids.ts';
-import { workerConfigOf } from './vars.ts';
+import { workerConfigOf, type WorkerConfig } from './vars.ts';
 import { relayEvents } from './event-relay.ts';
-import { answerAfterBody, type Env } from './todo-list-object.ts';
+import { answerAfterBody, LIST_NAME, objectIdOf, type Env } from './todo-list-object.ts';
 
 export { TodoListObject } from './todo-list-object.ts';
 
 /** The name of the object a list made with the key `key` lives in; never the default list's. */
 const keyedName = (key: string) => `${IDEMPOTENCY_KEY} ${key}`;
-
-/** This isolate's handler for what no list's object answers. */
-let handler: Handler | undefined;
 
 /**
  * The lists as the worker sees them: it holds none, and makes each new one in an object of
@@ -89,35 +85,38 @@ function listObjectOf(
   return { object: () => env.TODO_LIST.get(objectId), stream };
 }
 
+/** What this isolate read from `[vars]` on its first request, and its handler. */
+let isolate: { config: WorkerConfig; handler: Handler } | ConfigError | undefined;
+
 function route(request: Request, env: Env): Promise<Response> {
-  const config = workerConfigOf(env);
-  if (config instanceof ConfigError) {
+  isolate ??= started(env);
+  if (isolate instanceof ConfigError) {
     // Every request's answer while `[vars]` are wrong: the operator sees what to change.
-    const problem = new HttpProblem(
-      500,
-      `The service is misconfigured. ${config.problems.join(' ')}`,
-    );
+    const detail = `The service is misconfigured. ${isolate.problems.join(' ')}`;
     const responses = new Responses(Response, requestIdOf(request));
+    const api = isApiPath(pathOf(request.url));
     return answerAfterBody(request, async () =>
-      responses.problem(problem, isApiPath(pathOf(request.url))),
+      responses.problem(new HttpProblem(500, detail), api),
     );
   }
+  const { config, handler } = isolate;
   const path = pathOf(request.url);
   const list = listObjectOf(path, env);
   if (list?.stream && request.method === 'GET') {
     return relayEvents(request, list.object, config.app.sse.heartbeatSeconds);
   }
-  if (list !== undefined) {
-    // One byte over the limit is all the object's handler needs to refuse a body.
-    const needed = config.app.limits.maxBodyBytes + 1;
-    return answerAfterBody(request, (forwarded) => list.object().fetch(forwarded), needed);
-  }
-  handler ??= createApp({
-    config: config.app,
-    lists: () => workerLists(env),
-    host: { assets: workersAssets(env.ASSETS) },
-  }).fetch;
-  return answerAfterBody(request, handler);
+  if (list === undefined) return answerAfterBody(request, handler);
+  // One byte over the limit is all the object's handler needs to refuse a body.
+  const needed = config.app.limits.maxBodyBytes + 1;
+  return answerAfterBody(request, (forwarded) => list.object().fetch(forwarded), needed);
+}
+
+function started(env: Env): { config: WorkerConfig; handler: Handler } | ConfigError {
+  const config = workerConfigOf(env);
+  if (config instanceof ConfigError) return config;
+  const lists = () => workerLists(env);
+  const app = createApp({ config: config.app, lists, host: { assets: workersAssets(env.ASSETS) } });
+  return { config, handler: app.fetch };
 }
 
 export default {
