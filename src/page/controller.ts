@@ -1,163 +1,115 @@
 import type { IdentifiedEvent } from '../model/events.ts';
-import { ApiError, isNotFound } from './api-request.ts';
-import type { LastSeen, SeenList } from './last-seen.ts';
+import { ApiError, isNotFound, type TodoApi } from './api-client.ts';
+import type { EditSync } from './edit-sync.ts';
 import type { ConnectionState } from './event-stream.ts';
-import { filterOfHash, type TodoModel } from './model.ts';
+import type { TodoModel } from './model.ts';
 import type { EditQueue } from './offline-queue.ts';
+import type { LastSeen, SeenList } from './page-database.ts';
 import type { Edit } from './pending-edit.ts';
-import type { Problems } from './problems.ts';
-import type { TodoApi } from './todo-api.ts';
-import { UserEdits } from './user-edits.ts';
-import type { TodoView } from './view.ts';
+import type { StreamInfo, TodoView } from './view.ts';
 
-/** What keeps the list's edits while the service cannot be reached, and sends them later. */
-export interface OfflineEdits {
-  readonly queue: EditQueue;
-  readonly lastSeen: LastSeen;
-  /** Sends the queue, if this tab is the one that does. */
-  readonly sync: { run(): void };
-}
-
-/**
- * Wires the view to the server and back. Online, user actions become requests, and the list
- * changes only when the live feed says so, so this tab shows what every other tab shows.
- * Offline, or while earlier edits wait, an edit joins the queue and shows at once as pending.
- */
+/** Wires the items' view to the server and back: an edit is a request online, else queued. */
 export class TodoController {
-  #snapshots = 0;
-  #changes = 0;
-  #lastEventId: string | undefined;
-  /** The version of the list the model holds, whether from the feed or as last seen. */
-  #version: string | undefined;
-  #state: ConnectionState = 'connecting';
-  readonly #edits: UserEdits;
+  readonly #stream: StreamInfo = { state: 'connecting', snapshots: 0, changes: 0 };
 
-  /** `notFound` hears of an item request answered 404: an item, or the whole list, is gone. */
+  /**
+   * `offline` keeps the list and its edits for when the service cannot be reached, and sends
+   * them later; `notFound` hears of an item request answered 404: the list may be gone.
+   */
   constructor(
     private readonly api: TodoApi,
     private readonly model: TodoModel,
     private readonly view: TodoView,
-    private readonly problems: Problems,
-    private readonly offline: OfflineEdits,
+    private readonly offline: { queue: EditQueue; lastSeen: LastSeen; sync: EditSync },
     private readonly notFound: () => void,
-  ) {
-    this.#edits = new UserEdits(
-      model,
-      () => this.#version,
-      () => offline.queue.edits,
-    );
-  }
+  ) {}
 
   /** Whether the list's stream is open: the service is reachable. */
   get open(): boolean {
-    return this.#state === 'open';
+    return this.#stream.state === 'open';
   }
 
   start(): void {
-    this.model.setFilter(filterOfHash(this.view.hash));
+    const { model } = this;
     this.view.bind({
-      add: (title) => this.#make(this.#edits.create(title), () => this.view.restoreNewTodo(title)),
-      toggle: (id, completed) => this.#make(this.#edits.update(id, { completed })),
-      remove: (id) => this.#make(this.#edits.remove(id)),
-      edit: (id, title) => {
-        this.#make(title === '' ? this.#edits.remove(id) : this.#edits.update(id, { title }));
-      },
+      add: (title) => this.#make(model.create(title), () => this.view.restoreNewTodo(title)),
+      toggle: (id, completed) => this.#make(model.update(id, { completed })),
+      remove: (id) => this.#make(model.remove(id)),
+      edit: (id, title) =>
+        this.#make(title === '' ? model.remove(id) : model.update(id, { title })),
       toggleAll: (completed) => {
-        for (const todo of this.#edits.shown()) {
-          this.#make(this.#edits.update(todo.id, { completed }));
-        }
+        for (const todo of model.shown()) this.#make(model.update(todo.id, { completed }));
       },
       clearCompleted: () => {
-        for (const todo of this.#edits.shown()) {
-          if (todo.completed) this.#make(this.#edits.remove(todo.id));
-        }
+        for (const todo of model.shown()) if (todo.completed) this.#make(model.remove(todo.id));
       },
       hashChange: (hash) => {
-        this.model.setFilter(filterOfHash(hash));
+        model.filterBy(hash);
         this.#render();
       },
     });
-    this.#render();
-    this.#showConnection();
+    this.view.showConnection(this.#stream);
   }
 
   /** Shows the list as this browser last saw it, unless the feed has given a newer one. */
   showLastSeen(seen: SeenList): void {
-    if (this.#version !== undefined) return;
-    this.#version = seen.version;
+    if (this.model.version !== undefined) return;
     this.model.apply({ type: 'snapshot', id: seen.version, todos: seen.todos });
     this.#render();
   }
 
-  /** The feed calls this for every event it reads. */
   receive(event: IdentifiedEvent): void {
-    if (event.type === 'snapshot') this.#snapshots += 1;
-    else this.#changes += 1;
-    this.#lastEventId = event.id;
-    this.#version = event.id;
+    this.#stream[event.type === 'snapshot' ? 'snapshots' : 'changes'] += 1;
+    this.#stream.lastEventId = event.id;
     this.model.apply(event);
     this.offline.lastSeen.write({ todos: this.model.all(), version: event.id });
     this.#settle();
-    this.#render();
-    this.#showConnection();
+    this.view.showConnection(this.#stream);
   }
 
-  /** The feed calls this when the stream opens or drops, or the list turns out to be gone. */
   connection(state: ConnectionState): void {
-    if (state === 'open' && this.#state !== 'open') this.problems.reconnected();
+    if (state === 'open' && !this.open) this.view.clearProblem(true);
     if (state === 'gone') {
       // The page says why instead; a request that failed because of it is no news.
-      this.problems.clear();
+      this.view.clearProblem();
       this.view.disable();
     }
-    this.#state = state;
-    this.#showConnection();
-    if (state === 'open') this.offline.sync.run();
+    this.#stream.state = state;
+    this.view.showConnection(this.#stream);
+    if (state === 'open') void this.offline.sync.run();
   }
 
   /** The queue calls this when edits join or leave it, in this tab or another. */
   editsChanged(): void {
     this.#settle();
-    this.#render();
-    this.offline.sync.run();
+    void this.offline.sync.run();
   }
 
-  /** Forgets the edits that landed and that the list shown has caught up with. */
+  /** Forgets the edits that landed and that the list shown has caught up with, and renders. */
   #settle(): void {
-    this.offline.queue.settle((edit) => this.#edits.isShown(edit)).catch(() => {});
+    this.offline.queue.settle((edit) => this.model.isShown(edit)).catch(() => {});
+    this.#render();
   }
 
   #render(): void {
-    this.view.render(this.model.state(this.#edits.overlay()));
+    this.view.render(this.model.state());
     this.view.showPending(this.offline.queue.kept);
   }
 
-  #showConnection(): void {
-    this.view.showConnection({
-      state: this.#state,
-      snapshots: this.#snapshots,
-      changes: this.#changes,
-      lastEventId: this.#lastEventId,
-    });
-  }
-
-  /**
-   * Sends `edit` at once when the service is reachable and nothing waits before it; else, or
-   * when the service turns out not to be reachable after all, queues it.
-   */
+  /** Sends `edit` now if the service is reachable and nothing waits before it; else queues it. */
   #make(edit: Edit | undefined, onFailure?: () => void): void {
     if (edit === undefined) return;
     this.view.showNotice(undefined);
     if (!this.open || this.offline.queue.waiting > 0) return this.#queue(edit);
     this.#sendNow(edit).then(
-      () => this.problems.clear(),
+      () => this.view.clearProblem(),
       (error: unknown) => {
-        if (this.#state === 'gone') return;
+        if (this.#stream.state === 'gone') return;
         if (error instanceof ApiError && error.status === undefined) return this.#queue(edit);
         onFailure?.();
         // A checkbox the user flipped goes back to what the list says.
         this.#render();
-        this.problems.show(error);
+        this.view.showProblem(error);
         if (isNotFound(error)) this.notFound();
       },
     );
@@ -173,7 +125,7 @@ export class TodoController {
     this.offline.queue.add(edit).catch((error: unknown) => {
       // Not kept (storage refused): the page shows the list without it again.
       this.#render();
-      this.problems.show(error);
+      this.view.showProblem(error);
     });
   }
 }

@@ -1,18 +1,21 @@
 import { placeOfEventId, type ChangeEvent, type IdentifiedEvent } from '../model/events.ts';
 
+/** How far version (event id) `a` comes after `b`; undefined if not placed, or of other runs. */
+export function compareVersions(a: string, b: string): number | undefined {
+  const [first, second] = [placeOfEventId(a), placeOfEventId(b)];
+  if (first === undefined || second === undefined || first.run !== second.run) return undefined;
+  return first.sequence - second.sequence;
+}
+
 /**
- * Lets every event through once, in order, whichever way it came: from this tab's stream, from
- * the tab that holds the stream, or as the list read from the API. Two tabs can relay the same
- * event around a handover, and a list read may be older or newer than the events around it.
- *
- * An event is applied when it is later in the run of the list shown; a snapshot also when it
- * is of another run, as after a server restart. Changes that come before any list wait for
- * one. Ids this page cannot place are let through: showing a change twice is better than
- * losing it.
+ * Lets every event through once, in order, however it came: from this tab's stream, relayed
+ * (twice, around a handover), or as a list read (older or newer than the events around it). A
+ * snapshot of another run (after a restart) is applied; changes before any list wait for one.
+ * Ids it cannot place go through: showing a change twice is better than losing it.
  */
 export class EventOrder {
   #lastId: string | undefined;
-  #waiting: ChangeEvent[] = [];
+  readonly #waiting: ChangeEvent[] = [];
 
   constructor(private readonly apply: (event: IdentifiedEvent) => void) {}
 
@@ -24,9 +27,7 @@ export class EventOrder {
   accept(event: IdentifiedEvent): void {
     if (event.type === 'snapshot') {
       if (this.#isLater(event.id, true)) this.#applied(event);
-      const waiting = this.#waiting;
-      this.#waiting = [];
-      for (const change of waiting) this.accept(change);
+      for (const change of this.#waiting.splice(0)) this.accept(change);
     } else if (this.#lastId === undefined) {
       this.#waiting.push(event);
     } else if (this.#isLater(event.id, false)) {
@@ -35,12 +36,12 @@ export class EventOrder {
   }
 
   #isLater(id: string, isSnapshot: boolean): boolean {
-    const next = placeOfEventId(id);
-    const shown = this.#lastId === undefined ? undefined : placeOfEventId(this.#lastId);
-    if (next === undefined || shown === undefined) return true;
+    if (this.#lastId === undefined) return true;
+    const order = compareVersions(id, this.#lastId);
+    if (order !== undefined) return order > 0;
     // A change of another run is never applied to this list: its run's snapshot comes first.
-    if (next.run !== shown.run) return isSnapshot;
-    return next.sequence > shown.sequence;
+    const placed = placeOfEventId(id) !== undefined && placeOfEventId(this.#lastId) !== undefined;
+    return isSnapshot || !placed;
   }
 
   #applied(event: IdentifiedEvent): void {

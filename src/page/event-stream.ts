@@ -1,18 +1,11 @@
-import {
-  LAST_EVENT_ID_PARAM,
-  LIVE_EVENT_TYPES,
-  RECONNECT_DELAY_MS,
-  readLiveEvent,
-  type IdentifiedEvent,
-} from '../model/events.ts';
+import { LAST_EVENT_ID_PARAM, LIVE_EVENT_TYPES, RECONNECT_DELAY_MS } from '../model/events.ts';
+import { readLiveEvent, type IdentifiedEvent } from '../model/events.ts';
 import type { ListPaths } from '../model/resources.ts';
+import { EventOrder } from './event-order.ts';
 
 const MAX_RECONNECT_DELAY_MS = 30_000;
 
-/**
- * The state of the list's stream. `gone`: the list was deleted, or never existed; the feed
- * has stopped for good.
- */
+/** The state of the list's stream; `gone`: the list was deleted or never existed, for good. */
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'gone';
 
 export interface LiveFeedListener {
@@ -23,10 +16,7 @@ export interface LiveFeedListener {
 /** The list a feed follows. */
 export interface FeedList {
   readonly paths: ListPaths;
-  /**
-   * Whether the list is still there: false once deleted; rejects when the service cannot say.
-   * Absent for the default list, which cannot be deleted.
-   */
+  /** Whether the list is there (see `ListApi.exists`); absent for the default list. */
   readonly exists?: () => Promise<boolean>;
 }
 
@@ -40,18 +30,16 @@ export interface LiveFeed {
 }
 
 /**
- * One `EventSource` on the list, kept open until closed. After a dropped connection
- * EventSource reconnects by itself and sends `Last-Event-ID`, so the server replays what was
- * missed. After a refused one (an HTTP error) it gives up; then a new EventSource is opened
- * after a delay, with the last id in the query, since a new EventSource cannot set that header.
- * A deleted list's stream ends with `list-deleted`, and is refused (404) from then on: either
- * way the stream stops for good, in state `gone`.
+ * One `EventSource` on the list. A dropped one reconnects by itself with `Last-Event-ID`, so the
+ * server replays what was missed; a refused one (an HTTP error) gives up, so a new one is opened
+ * later with the last id in the query. A deleted list's stream ends with `list-deleted`.
  */
 export class EventStream {
   #source: EventSource | undefined;
   #lastEventId: string | undefined;
   #failures = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #ended = false;
 
   constructor(
     private readonly listener: LiveFeedListener,
@@ -73,6 +61,14 @@ export class EventStream {
     this.#source = undefined;
   }
 
+  /** Stops for good, in state `gone`: the list was deleted, or never existed. */
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.close();
+    this.listener.state('gone');
+  }
+
   #connect(): void {
     // On its own retries EventSource sends the newer Last-Event-ID header, which the server
     // prefers to this query.
@@ -82,13 +78,12 @@ export class EventStream {
         : `?${LAST_EVENT_ID_PARAM}=${encodeURIComponent(this.#lastEventId)}`;
     const source = new EventSource(`${this.list.paths.sse}${query}`);
     this.#source = source;
-
     source.addEventListener('open', () => {
       this.#failures = 0;
       this.listener.state('open');
     });
     source.addEventListener('error', () => {
-      if (source.readyState === EventSource.CLOSED) this.#refused(source);
+      if (source.readyState === EventSource.CLOSED) void this.#refused(source);
       else this.listener.state('reconnecting');
     });
     for (const type of LIVE_EVENT_TYPES) {
@@ -96,7 +91,7 @@ export class EventStream {
         const event = readLiveEvent(type, message.lastEventId, message.data);
         if (event === undefined) return;
         // Closed at once, before EventSource reconnects to a stream that is no more.
-        if (event.type === 'list-deleted') return this.#gone();
+        if (event.type === 'list-deleted') return this.end();
         this.#lastEventId = event.id;
         this.listener.event(event);
       });
@@ -104,27 +99,23 @@ export class EventStream {
   }
 
   /** EventSource tells a refusal only as an error: whether the list is gone, the list says. */
-  #refused(source: EventSource): void {
-    const check = this.list.exists?.() ?? Promise.resolve(true);
-    check
-      .catch(() => true)
-      .then((exists) => {
-        if (this.#source !== source) return;
-        if (!exists) return this.#gone();
-        this.listener.state('reconnecting');
-        this.#reconnectLater();
-      });
-  }
-
-  #gone(): void {
-    this.close();
-    this.listener.state('gone');
-  }
-
-  #reconnectLater(): void {
+  async #refused(source: EventSource): Promise<void> {
+    const exists = await this.list.exists?.().catch(() => true);
+    if (this.#source !== source) return;
+    if (exists === false) return this.end();
+    this.listener.state('reconnecting');
     const delay = Math.min(RECONNECT_DELAY_MS * 2 ** this.#failures, MAX_RECONNECT_DELAY_MS);
     this.#failures += 1;
-    clearTimeout(this.#timer);
     this.#timer = setTimeout(() => this.#connect(), delay);
   }
+}
+
+/** The feed of a tab with a stream of its own, where tabs cannot share one. */
+export function ownLiveFeed(listener: LiveFeedListener, list: FeedList): LiveFeed {
+  const order = new EventOrder((event) => listener.event(event));
+  const stream = new EventStream(
+    { event: (event) => order.accept(event), state: (state) => listener.state(state) },
+    list,
+  );
+  return { leads: true, start: () => stream.open(), end: () => stream.end() };
 }

@@ -9,13 +9,11 @@ export interface ViewHandlers {
   edit(id: string, title: string): void;
   toggleAll(completed: boolean): void;
   clearCompleted(): void;
+  /** The URL's hash, as the view is bound and whenever it changes. */
   hashChange(hash: string): void;
 }
 
-/**
- * The items of `.todo-list`. They are kept by id and updated in place, so an event from
- * another tab does not disturb an item being edited here.
- */
+/** The items of `.todo-list`, updated in place so that an event does not disturb an edit. */
 export class ItemListView {
   readonly #list = find<HTMLUListElement>(document, '.todo-list');
   readonly #items = new Map<string, HTMLLIElement>();
@@ -23,12 +21,12 @@ export class ItemListView {
   bind(handlers: ViewHandlers): void {
     this.#list.addEventListener('change', (event) => {
       const target = event.target as HTMLInputElement;
-      const id = this.#idOf(target);
+      const id = target.closest('li')?.dataset.id;
       if (target.matches('.toggle') && id !== undefined) handlers.toggle(id, target.checked);
     });
     this.#list.addEventListener('click', (event) => {
       const target = event.target as HTMLElement;
-      const id = this.#idOf(target);
+      const id = target.closest('li')?.dataset.id;
       if (target.matches('.destroy') && id !== undefined) handlers.remove(id);
     });
     this.#list.addEventListener('dblclick', (event) => {
@@ -71,21 +69,16 @@ export class ItemListView {
     }
   }
 
-  #idOf(target: Element): string | undefined {
-    return target.closest('li')?.dataset.id;
-  }
-
   #createItem(id: string): HTMLLIElement {
     const item = element('li');
     item.dataset.id = id;
-    const view = element('div', 'view');
-    const toggle = element('input', 'toggle');
-    toggle.type = 'checkbox';
-    const destroy = element('button', 'destroy');
-    destroy.type = 'button';
-    const pending = element('span', 'pending-mark');
-    pending.textContent = 'not sent yet';
-    view.append(toggle, element('label'), pending, destroy);
+    const view = element('div', { className: 'view' });
+    view.append(
+      element('input', { className: 'toggle', type: 'checkbox' }),
+      element('label'),
+      element('span', { className: 'pending-mark', textContent: 'not sent yet' }),
+      element('button', { className: 'destroy', type: 'button' }),
+    );
     item.append(view);
     this.#items.set(id, item);
     return item;
@@ -104,8 +97,10 @@ export class ItemListView {
 
   #startEditing(item: HTMLLIElement): void {
     if (item.classList.contains('editing')) return;
-    const edit = element('input', 'edit');
-    edit.value = find(item, '.view label').textContent ?? '';
+    const edit = element('input', {
+      className: 'edit',
+      value: find(item, '.view label').textContent ?? '',
+    });
     edit.setAttribute('aria-label', 'Edit the to-do');
     item.classList.add('editing');
     item.append(edit);

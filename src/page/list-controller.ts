@@ -1,17 +1,40 @@
-import { listPageOf } from '../model/resources.ts';
 import type { IdentifiedEvent } from '../model/events.ts';
-import { isNotFound } from './api-request.ts';
-import type { ListApi } from './list-api.ts';
-import { ListTitle } from './list-title.ts';
-import type { ListView } from './list-view.ts';
+import { listPageOf } from '../model/resources.ts';
+import { isNotFound, type ListApi } from './api-client.ts';
+import { compareVersions } from './event-order.ts';
 import type { ConnectionState } from './event-stream.ts';
-import type { Problems } from './problems.ts';
+import type { ListView } from './list-view.ts';
+import type { TodoView } from './view.ts';
 
 /**
- * The list itself, beside its items: a named list's title, its link and its deletion, and the
- * New list control every page has. The title shown is the latest version heard, however it
- * came; a list found gone ends the feed, which tells every tab of it.
+ * A named list's title: read from its route (the ETag its version), told by a `list-renamed`
+ * event (its id), or answered to a rename, in any order; the later version wins.
  */
+export class ListTitle {
+  #title: string | undefined;
+  #version: string | undefined;
+
+  /** The title, or undefined until one arrives. */
+  get title(): string | undefined {
+    return this.#title;
+  }
+
+  /**
+   * Takes `title` unless the one held is as late; true if it took it. A version of another run,
+   * or one this page cannot place, is taken: the newest word is the best there is.
+   */
+  accept(title: string, version: string): boolean {
+    const held = this.#version;
+    if (held !== undefined && (version === held || (compareVersions(version, held) ?? 1) <= 0)) {
+      return false;
+    }
+    this.#title = title;
+    this.#version = version;
+    return true;
+  }
+}
+
+/** The list itself, beside its items: a named list's title, link and deletion, and New list. */
 export class ListController {
   readonly #title = new ListTitle();
   #gone = false;
@@ -21,7 +44,7 @@ export class ListController {
     private readonly listId: string | undefined,
     private readonly api: ListApi,
     private readonly view: ListView,
-    private readonly problems: Problems,
+    private readonly problems: Pick<TodoView, 'showProblem' | 'clearProblem'>,
     private readonly end: () => void,
   ) {}
 
@@ -29,45 +52,31 @@ export class ListController {
     this.view.bind({
       newList: () => this.#newList(),
       rename: (title) => this.#rename(title),
-      copyLink: () => this.#copyLink(),
+      copyLink: () => this.listId !== undefined && this.view.copyLink(listPageOf(this.listId)),
       deleteList: () => this.#deleteList(),
     });
     if (this.listId !== undefined) this.view.showNamed();
   }
 
-  /** The feed calls this for every event it reads. */
   receive(event: IdentifiedEvent): void {
     // A snapshot carries the items only: the title is read beside it.
-    if (event.type === 'snapshot') this.#readTitle();
+    if (event.type === 'snapshot') this.check();
     else if (event.type === 'list-renamed') this.#showTitle(event.list.title, event.id);
   }
 
-  /** The feed calls this when its state changes. */
   connection(state: ConnectionState): void {
     if (state !== 'gone') return;
     this.#gone = true;
     this.view.showGone();
   }
 
-  /** A request on the list's items was answered 404: the list itself may be gone. */
+  /** Reads the list: its title, or that it is gone, as a 404 on its items may also mean. */
   check(): void {
     if (this.listId === undefined || this.#gone) return;
-    this.api.exists(this.listId).then(
-      (exists) => {
-        if (!exists) this.end();
-      },
-      () => {},
-    );
-  }
-
-  #readTitle(): void {
-    if (this.listId === undefined) return;
     this.api.read(this.listId).then(
       ({ title, version }) => this.#showTitle(title, version),
       // Any other failure leaves the title as it was, until the next snapshot reads it again.
-      (error: unknown) => {
-        if (isNotFound(error)) this.end();
-      },
+      (error: unknown) => isNotFound(error) && this.end(),
     );
   }
 
@@ -81,7 +90,7 @@ export class ListController {
       (list) => this.view.navigate(listPageOf(list.id)),
       (error: unknown) => {
         this.view.creatingList(false);
-        this.problems.show(error);
+        this.problems.showProblem(error);
       },
     );
   }
@@ -93,7 +102,7 @@ export class ListController {
     }
     this.api.rename(this.listId, title).then(
       (saved) => {
-        this.problems.clear();
+        this.problems.clearProblem();
         this.#showTitle(saved.title, saved.version);
       },
       (error: unknown) => {
@@ -103,21 +112,14 @@ export class ListController {
     );
   }
 
-  #copyLink(): void {
-    if (this.listId !== undefined) void this.view.copyLink(listPageOf(this.listId));
-  }
-
   #deleteList(): void {
     if (this.listId === undefined || !this.view.confirmDelete()) return;
-    this.api.remove(this.listId).then(
-      () => this.end(),
-      (error: unknown) => this.#failed(error),
-    );
+    this.api.remove(this.listId).then(this.end, (error: unknown) => this.#failed(error));
   }
 
   /** A request on the list itself failed; on its route, a 404 says the list is gone. */
   #failed(error: unknown): void {
     if (isNotFound(error)) this.end();
-    else this.problems.show(error);
+    else this.problems.showProblem(error);
   }
 }

@@ -1,6 +1,6 @@
 import { ENTER_KEY, ESCAPE_KEY, find } from './dom.ts';
 
-export interface ListViewHandlers {
+interface ListViewHandlers {
   newList(): void;
   /** A title saved with Enter or by leaving the field, trimmed, maybe empty. */
   rename(title: string): void;
@@ -8,14 +8,10 @@ export interface ListViewHandlers {
   deleteList(): void;
 }
 
-/** How long "Link copied" stays. */
-const CONFIRMATION_MS = 3000;
+const LINK_COPIED_MS = 3000;
 const PAGE_TITLE = 'todos';
 
-/**
- * The list's own controls: its title, New list, Copy link, Delete list, and the message shown
- * once the list is gone. With `TodoView`, the only code that touches the page.
- */
+/** The list's own controls: its title, New list, Copy link, Delete list, and its gone state. */
 export class ListView {
   readonly #title = find<HTMLInputElement>(document, '.list-title');
   readonly #newList = find<HTMLButtonElement>(document, '.new-list');
@@ -61,8 +57,8 @@ export class ListView {
 
   /** The list was deleted, or never existed: says so, and leaves only New list. */
   showGone(): void {
-    for (const control of [this.#title, this.#copyLink, this.#deleteList, this.#link]) {
-      control.hidden = true;
+    for (const part of [this.#title, this.#copyLink, this.#deleteList, this.#link]) {
+      part.hidden = true;
     }
     this.#say('');
     this.#gone.hidden = false;
@@ -81,16 +77,13 @@ export class ListView {
     return confirm('Delete this list and all its items, for everyone who has its link?');
   }
 
-  /**
-   * Copies the page's link at `path`; where the clipboard is missing (not a secure context) or
-   * refused, shows the link selected in a field for the user to copy.
-   */
+  /** Copies the link to `path`; without a clipboard, or refused, selects it in a field instead. */
   async copyLink(path: string): Promise<void> {
     const url = new URL(path, location.href).href;
     try {
       await navigator.clipboard.writeText(url);
       this.#link.hidden = true;
-      this.#say('Link copied', CONFIRMATION_MS);
+      this.#say('Link copied', LINK_COPIED_MS);
     } catch {
       this.#link.value = url;
       this.#link.hidden = false;

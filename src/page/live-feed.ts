@@ -1,18 +1,13 @@
+import { RECONNECT_DELAY_MS, type IdentifiedEvent } from '../model/events.ts';
+import { isNotFound, type TodoApi } from './api-client.ts';
 import { EventOrder } from './event-order.ts';
-import {
-  EventStream,
-  type FeedList,
-  type LiveFeed,
-  type LiveFeedListener,
-} from './event-stream.ts';
-import { SharedLiveFeed } from './shared-live-feed.ts';
-import type { TodoApi } from './todo-api.ts';
+import { EventStream, ownLiveFeed } from './event-stream.ts';
+import type { ConnectionState, FeedList, LiveFeed, LiveFeedListener } from './event-stream.ts';
+import { TabLock } from './tab-lock.ts';
 
 /**
- * The feed for this tab: the stream shared by all tabs of this origin that show the list,
- * where the browser can elect one tab to hold it, else a stream of its own. A stream a tab
- * never closes takes one of the six connections a browser allows a host over HTTP/1.1, so six
- * tabs with a stream each leave a seventh unable to load.
+ * The feed for this tab: one stream shared by the tabs of the list where the browser can elect
+ * a holder, else its own. Over HTTP/1.1, six tabs with a stream each would block a seventh.
  */
 export function openLiveFeed(listener: LiveFeedListener, api: TodoApi, list: FeedList): LiveFeed {
   // Web Locks exist only in secure contexts (https:, or http: on localhost).
@@ -22,27 +17,129 @@ export function openLiveFeed(listener: LiveFeedListener, api: TodoApi, list: Fee
   return ownLiveFeed(listener, list);
 }
 
-function ownLiveFeed(listener: LiveFeedListener, list: FeedList): LiveFeed {
-  let gone = false;
-  const order = new EventOrder((event) => listener.event(event));
-  const stream = new EventStream(
-    {
-      event: (event) => order.accept(event),
-      state: (state) => {
-        gone ||= state === 'gone';
-        listener.state(state);
+/** Versioned, so only tabs running this code talk; the list's stream is added: a lock a list. */
+const FEED_NAME = 'todo-live-feed-2';
+
+/** What tabs tell each other. The holder sends events and states; a tab that joins, hello. */
+type TabMessage =
+  | { readonly kind: 'event'; readonly event: IdentifiedEvent }
+  | { readonly kind: 'state'; readonly state: ConnectionState }
+  | { readonly kind: 'hello' };
+
+/**
+ * One stream for the tabs of a list: the tab holding the Web Lock holds it, and relays events
+ * and states over a BroadcastChannel; the next holder resumes after the last event it applied.
+ * A tab that joins reads the list at once. Any tab that learns the list is gone tells the rest.
+ */
+class SharedLiveFeed implements LiveFeed {
+  readonly #order = new EventOrder((event) => this.listener.event(event));
+  readonly #stream: EventStream;
+  readonly #lock: TabLock;
+  readonly #channel: BroadcastChannel;
+  /** The shared stream's state, as this tab last saw or heard it. */
+  #state: ConnectionState = 'connecting';
+  #retry: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly listener: LiveFeedListener,
+    private readonly api: TodoApi,
+    locks: LockManager,
+    list: FeedList,
+  ) {
+    const name = `${FEED_NAME} ${list.paths.sse}`;
+    this.#channel = new BroadcastChannel(name);
+    const relay = {
+      event: (event: IdentifiedEvent) => {
+        this.#order.accept(event);
+        this.#channel.postMessage({ kind: 'event', event } satisfies TabMessage);
       },
-    },
-    list,
-  );
-  return {
-    leads: true,
-    start: () => stream.open(),
-    end: () => {
-      if (gone) return;
-      gone = true;
-      stream.close();
-      listener.state('gone');
-    },
-  };
+      state: (state: ConnectionState) => this.#tell(state),
+    };
+    this.#stream = new EventStream(relay, list);
+    this.#lock = new TabLock(locks, name, {
+      lead: () => {
+        if (this.#state !== 'gone') this.#stream.open(this.#order.lastId);
+      },
+      follow: () => {
+        this.#channel.postMessage({ kind: 'hello' } satisfies TabMessage);
+        this.#readList();
+      },
+    });
+  }
+
+  get leads(): boolean {
+    return this.#lock.held;
+  }
+
+  start(): void {
+    this.listener.state('connecting');
+    this.#channel.onmessage = ({ data }: MessageEvent<TabMessage>) => this.#receive(data);
+    // A frozen tab, or one in the back/forward cache, runs no code: it lets another tab hold
+    // the stream, and on coming back joins again and catches up.
+    document.addEventListener('freeze', () => this.#pause());
+    document.addEventListener('resume', () => this.#join());
+    addEventListener('pagehide', (event) => event.persisted && this.#pause());
+    addEventListener('pageshow', (event) => event.persisted && this.#join());
+    this.#join();
+  }
+
+  end(): void {
+    this.#tell('gone');
+  }
+
+  #join(): void {
+    if (this.#state !== 'gone') this.#lock.join();
+  }
+
+  #pause(): void {
+    // A tab that knows the list is gone keeps the lock, so that no tab opens its stream again.
+    if (this.#state === 'gone') return;
+    this.#stream.close();
+    this.#lock.leave();
+  }
+
+  #receive(message: TabMessage): void {
+    if (message.kind === 'event') {
+      // Even a holder: its predecessor's last relays may come after it took over.
+      if (this.#state !== 'gone') this.#order.accept(message.event);
+    } else if (message.kind === 'state') {
+      // Any tab may be the one that learns the list is gone; the rest is the holder's word.
+      if (message.state === 'gone' || !this.#lock.held) this.#setState(message.state);
+    } else if (this.#lock.held || this.#state === 'gone') {
+      this.#channel.postMessage({ kind: 'state', state: this.#state } satisfies TabMessage);
+    }
+  }
+
+  #tell(state: ConnectionState): void {
+    if (this.#state === 'gone') return;
+    this.#setState(state);
+    this.#channel.postMessage({ kind: 'state', state } satisfies TabMessage);
+  }
+
+  #setState(state: ConnectionState): void {
+    if (this.#state === 'gone') return;
+    const reopened = state === 'open' && this.#state !== 'open';
+    this.#state = state;
+    if (state === 'gone') {
+      // For good: there is no list left to follow. A holder keeps the lock, and answers hello.
+      clearTimeout(this.#retry);
+      this.#stream.close();
+      if (!this.#lock.held) this.#lock.leave();
+    }
+    this.listener.state(state);
+    // A tab that could not read the list as it joined (the service was down) reads it now.
+    if (reopened && this.#order.lastId === undefined && !this.#lock.held) this.#readList();
+  }
+
+  #readList(): void {
+    clearTimeout(this.#retry);
+    this.api.list().then(
+      (snapshot) => this.#state !== 'gone' && this.#order.accept(snapshot),
+      (error: unknown) => {
+        if (isNotFound(error)) return this.#tell('gone');
+        if (this.#order.lastId !== undefined || this.#lock.held || this.#state === 'gone') return;
+        this.#retry = setTimeout(() => this.#readList(), RECONNECT_DELAY_MS);
+      },
+    );
+  }
 }

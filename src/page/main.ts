@@ -1,24 +1,18 @@
+import { ListApi, listOfPath, TodoApi } from './api-client.ts';
 import { TodoController } from './controller.ts';
 import { EditSync } from './edit-sync.ts';
-import { LastSeen } from './last-seen.ts';
-import { ListApi } from './list-api.ts';
 import { ListController } from './list-controller.ts';
 import { ListView } from './list-view.ts';
 import { openLiveFeed } from './live-feed.ts';
 import { TodoModel } from './model.ts';
-import { keepPageFiles } from './offline-files.ts';
 import { EditQueue } from './offline-queue.ts';
-import { listOfPath } from './page-list.ts';
-import { Problems } from './problems.ts';
-import { TodoApi } from './todo-api.ts';
+import { LastSeen } from './page-database.ts';
 import { TodoView } from './view.ts';
 
-const list = listOfPath(location.pathname);
-const listId = list.id;
-const todoApi = new TodoApi(list.paths);
+const { id: listId, paths } = listOfPath(location.pathname);
+const todoApi = new TodoApi(paths);
 const listApi = new ListApi();
 const todoView = new TodoView();
-const problems = new Problems(todoView);
 const queue = new EditQueue(listId ?? '', {
   changed: () => todos.editsChanged(),
   notApplied: (notice) => todoView.showNotice(notice),
@@ -28,10 +22,9 @@ const offline = {
   lastSeen: new LastSeen(listId ?? ''),
   sync: new EditSync(queue, todoApi, () => feed.leads && todos.open),
 };
-const todos = new TodoController(todoApi, new TodoModel(), todoView, problems, offline, () =>
-  lists.check(),
-);
-const lists = new ListController(list.id, listApi, new ListView(), problems, () => feed.end());
+const model = new TodoModel(() => queue.edits);
+const todos = new TodoController(todoApi, model, todoView, offline, () => lists.check());
+const lists = new ListController(listId, listApi, new ListView(), todoView, () => feed.end());
 const feed = openLiveFeed(
   {
     event: (event) => {
@@ -44,11 +37,26 @@ const feed = openLiveFeed(
     },
   },
   todoApi,
-  { paths: list.paths, ...(listId !== undefined && { exists: () => listApi.exists(listId) }) },
+  { paths, ...(listId !== undefined && { exists: () => listApi.exists(listId) }) },
 );
 todos.start();
 lists.start();
 feed.start();
 void offline.lastSeen.read().then((seen) => seen && todos.showLastSeen(seen));
-queue.start().catch((error: unknown) => problems.show(error));
+queue.start().catch((error: unknown) => todoView.showProblem(error));
 keepPageFiles();
+
+/** Registers the service worker, and names it the files loaded before it took control. */
+function keepPageFiles(): void {
+  const workers = navigator.serviceWorker;
+  if (workers === undefined) return;
+  // A failed registration (storage off, say) leaves the page working online: no news.
+  workers.register('/service-worker.js', { type: 'module' }).catch(() => {});
+  void workers.ready.then((registration) => {
+    const loaded = performance
+      .getEntriesByType('resource')
+      .map((entry) => entry.name)
+      .filter((url) => new URL(url).origin === location.origin);
+    registration.active?.postMessage({ keep: [location.href, ...loaded] });
+  });
+}

@@ -10,19 +10,14 @@ type QueueMessage =
 
 const CHANNEL = 'todo-offline-edits-1';
 
-export interface QueueListener {
+interface QueueListener {
   /** The edits waiting changed, here or in another tab. */
   changed(): void;
   /** Edits did not apply; `notice` says which and why. Every tab of the list hears it. */
   notApplied(notice: string): void;
 }
 
-/**
- * The edits of one list not yet sent, in the order they were made, kept in IndexedDB so that
- * they outlive the tab, and shared by every tab of the list: each tab holds the queue in
- * memory and reads it again whenever another tab says it changed. `list` is the list's id,
- * `''` for the default list.
- */
+/** The edits of one list (`''`: the default) not sent yet, in order, kept for all its tabs. */
 export class EditQueue {
   #edits: StoredEdit[] = [];
   /** Edits made here and not yet written: shown at once, sent only once written. */
@@ -33,12 +28,11 @@ export class EditQueue {
     private readonly list: string,
     private readonly listener: QueueListener,
   ) {
-    if (typeof BroadcastChannel === 'function') {
-      this.#channel = new BroadcastChannel(`${CHANNEL} ${list}`);
-    }
+    const shared = typeof BroadcastChannel === 'function';
+    this.#channel = shared ? new BroadcastChannel(`${CHANNEL} ${list}`) : undefined;
   }
 
-  /** Every edit not sent, and every edit landed that the list shown may not show yet, in order. */
+  /** The edits not sent, and those landed that the list shown may not show yet, in order. */
   get edits(): readonly Edit[] {
     return [...this.#edits, ...this.#unwritten];
   }
@@ -48,7 +42,6 @@ export class EditQueue {
     return this.#edits.filter((edit) => edit.landed === undefined).length;
   }
 
-  /** How many edits wait to be sent, written or not. */
   get waiting(): number {
     return this.#unwritten.length + this.kept;
   }
@@ -70,9 +63,7 @@ export class EditQueue {
     this.#unwritten.push(edit);
     this.listener.changed();
     try {
-      await transaction(EDITS, 'readwrite', (running) =>
-        result(running.objectStore(EDITS).add({ ...edit, list: this.list })),
-      );
+      await transaction(EDITS, 'readwrite', (store) => store.add({ ...edit, list: this.list }));
     } finally {
       // Written, it is among the edits read back; not written, it is not kept at all.
       this.#unwritten = this.#unwritten.filter((waiting) => waiting !== edit);
@@ -80,45 +71,34 @@ export class EditQueue {
     await this.#changed();
   }
 
-  /**
-   * `edit` is on the service, as item `id` at `version`: the edits made after it on the same
-   * item were made on that version, and name the item by the service's id from now on.
-   */
+  /** `edit` is on the service as item `id` at `version`, which later edits of the item build on. */
   async landed(edit: StoredEdit, id: string, version: string): Promise<void> {
     await this.#rewrite((stored, store) => {
-      if (stored.seq === edit.seq) return store.put({ ...stored, id, landed: version });
-      if (stored.id !== edit.id || stored.kind === 'create') return undefined;
-      return store.put({ ...stored, id, base: { ...stored.base, item: version } });
+      if (stored.seq === edit.seq) store.put({ ...stored, id, landed: version });
+      else if (stored.id === edit.id && stored.kind !== 'create') {
+        store.put({ ...stored, id, base: { ...stored.base, item: version } });
+      }
     });
   }
 
   /** Takes out the edits that landed and that `shown` says the list shown has caught up with. */
   async settle(shown: (edit: Edit) => boolean): Promise<void> {
-    const settled = new Set(
-      this.#edits.filter((edit) => edit.landed !== undefined && shown(edit)).map((e) => e.seq),
-    );
-    if (settled.size === 0) return;
-    await this.#rewrite((stored, store) =>
-      settled.has(stored.seq) ? store.delete(stored.seq) : undefined,
-    );
+    const settled = this.#edits.filter((edit) => edit.landed !== undefined && shown(edit));
+    if (settled.length === 0) return;
+    const seqs = new Set(settled.map((edit) => edit.seq));
+    await this.#rewrite((stored, store) => seqs.has(stored.seq) && store.delete(stored.seq));
   }
 
   /** Takes out `edit` and every edit of its item: they were made on what did not apply. */
   async drop(edit: StoredEdit, notice: string): Promise<void> {
-    await this.#rewrite((stored, store) =>
-      stored.id === edit.id ? store.delete(stored.seq) : undefined,
-    );
+    await this.#rewrite((stored, store) => stored.id === edit.id && store.delete(stored.seq));
     this.listener.notApplied(notice);
     this.#channel?.postMessage({ kind: 'not-applied', notice } satisfies QueueMessage);
   }
 
-  async #rewrite(
-    change: (stored: StoredEdit, store: IDBObjectStore) => IDBRequest | undefined,
-  ): Promise<void> {
-    await transaction(EDITS, 'readwrite', async (running) => {
-      const store = running.objectStore(EDITS);
-      const stored = (await result(store.index(BY_LIST).getAll(this.list))) as StoredEdit[];
-      for (const each of stored) change(each, store);
+  async #rewrite(change: (stored: StoredEdit, store: IDBObjectStore) => unknown): Promise<void> {
+    await transaction(EDITS, 'readwrite', async (store) => {
+      for (const stored of await this.#read(store)) change(stored, store);
     });
     await this.#changed();
   }
@@ -129,10 +109,12 @@ export class EditQueue {
   }
 
   async #reload(): Promise<void> {
-    const stored = (await transaction(EDITS, 'readonly', (running) =>
-      result(running.objectStore(EDITS).index(BY_LIST).getAll(this.list)),
-    )) as StoredEdit[];
+    const stored = await transaction(EDITS, 'readonly', (store) => this.#read(store));
     this.#edits = stored.sort((a, b) => a.seq - b.seq);
     this.listener.changed();
+  }
+
+  async #read(store: IDBObjectStore): Promise<StoredEdit[]> {
+    return (await result(store.index(BY_LIST).getAll(this.list))) as StoredEdit[];
   }
 }

@@ -1,29 +1,24 @@
+import type { Todo } from '../model/resources.ts';
+
 /** The page's own IndexedDB database: the last list seen, and edits not yet sent, per list. */
 const NAME = 'todo-page';
 const VERSION = 1;
-export const LAST_SEEN = 'last-seen';
+const LAST_SEEN = 'last-seen';
 export const EDITS = 'edits';
-/** The index of `EDITS` by list. */
 export const BY_LIST = 'by-list';
 
 let opened: Promise<IDBDatabase> | undefined;
 
 function open(): Promise<IDBDatabase> {
-  opened ??= new Promise((resolve, reject) => {
-    const request = indexedDB.open(NAME, VERSION);
-    request.onupgradeneeded = () => {
-      const database = request.result;
-      database.createObjectStore(LAST_SEEN, { keyPath: 'list' });
-      const edits = database.createObjectStore(EDITS, { keyPath: 'seq', autoIncrement: true });
-      edits.createIndex(BY_LIST, 'list');
-    };
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error ?? new Error('IndexedDB would not open.'));
-  });
-  return opened;
+  const request = indexedDB.open(NAME, VERSION);
+  request.onupgradeneeded = () => {
+    request.result.createObjectStore(LAST_SEEN, { keyPath: 'list' });
+    const edits = request.result.createObjectStore(EDITS, { keyPath: 'seq', autoIncrement: true });
+    edits.createIndex(BY_LIST, 'list');
+  };
+  return result(request);
 }
 
-/** What a request gives, as a promise. */
 export function result<T>(request: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     request.onsuccess = () => resolve(request.result);
@@ -31,23 +26,39 @@ export function result<T>(request: IDBRequest<T>): Promise<T> {
   });
 }
 
-/**
- * Runs `work` in one transaction on `stores`, resolving with what it gives once the
- * transaction has committed, so that a change is on disk before anyone is told of it.
- */
+/** Runs `work` in a transaction on `store`; resolves once committed, with the change on disk. */
 export async function transaction<T>(
-  stores: string | string[],
+  store: string,
   mode: IDBTransactionMode,
-  work: (transaction: IDBTransaction) => Promise<T>,
+  work: (store: IDBObjectStore) => IDBRequest<T> | Promise<T>,
 ): Promise<T> {
-  const database = await open();
-  const running = database.transaction(stores, mode);
+  const running = (await (opened ??= open())).transaction(store, mode);
   const done = new Promise<void>((resolve, reject) => {
     running.oncomplete = () => resolve();
     running.onabort = running.onerror = () =>
       reject(running.error ?? new Error('An IndexedDB transaction failed.'));
   });
-  const value = await work(running);
+  const request = work(running.objectStore(store));
+  const value = await (request instanceof IDBRequest ? result(request) : request);
   await done;
   return value;
+}
+
+/** A list as this browser last saw it, with the version it was at (its last event's id). */
+export type SeenList = { readonly todos: readonly Todo[]; readonly version: string };
+
+/** The list (`''`: the default one) as last seen, for a page opened without a connection. */
+export class LastSeen {
+  constructor(private readonly list: string) {}
+
+  read(): Promise<SeenList | undefined> {
+    const get = (store: IDBObjectStore): IDBRequest<SeenList | undefined> => store.get(this.list);
+    // Without storage (a private window may refuse it) there is nothing to show.
+    return transaction(LAST_SEEN, 'readonly', get).catch(() => undefined);
+  }
+
+  write({ todos, version }: SeenList): void {
+    const record = { list: this.list, todos, version };
+    transaction(LAST_SEEN, 'readwrite', (store) => store.put(record)).catch(() => {});
+  }
 }

@@ -1,34 +1,20 @@
 /**
- * The page's service worker: serves the page's own files when the service cannot be reached.
- * Network first: online, every file comes from the service as before (so a new version shows at
- * once, never mixed with the old), and the copy kept is refreshed; only a failed fetch falls
- * back to that copy. `/api/` is never touched: the list and its event stream always go to the
- * service, so nothing stale is ever served while online.
+ * Serves the page's own files when the service cannot be reached. Network first, so that a new
+ * version shows at once, never mixed with the old. `/api/` is never touched.
  */
 
-interface ExtendableEvent extends Event {
-  waitUntil(promise: Promise<unknown>): void;
-}
+// The page is compiled with the DOM's types: these are the service worker's this file uses.
+type ExtendableEvent = Event & { waitUntil(promise: Promise<unknown>): void };
+type FetchEvent = Event & { request: Request; respondWith(response: Promise<Response>): void };
 
-interface FetchEvent extends ExtendableEvent {
-  readonly request: Request;
-  respondWith(response: Promise<Response>): void;
-}
-
-interface ExtendableMessageEvent extends ExtendableEvent {
-  readonly data: unknown;
-}
-
-interface WorkerScope {
-  readonly location: Location;
+const worker = globalThis as unknown as {
+  location: Location;
+  clients: { claim(): Promise<void> };
   skipWaiting(): Promise<void>;
-  readonly clients: { claim(): Promise<void> };
-  addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void;
-  addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;
-  addEventListener(type: 'message', listener: (event: ExtendableMessageEvent) => void): void;
-}
-
-const worker = globalThis as unknown as WorkerScope;
+  addEventListener(type: 'install' | 'activate', on: (event: ExtendableEvent) => void): void;
+  addEventListener(type: 'message', on: (event: ExtendableEvent & { data: unknown }) => void): void;
+  addEventListener(type: 'fetch', on: (event: FetchEvent) => void): void;
+};
 
 /** Named with a version: a worker whose copies differ in kind deletes the older caches. */
 const CACHE_PREFIX = 'todo-page-';
@@ -36,6 +22,8 @@ const CACHE = `${CACHE_PREFIX}1`;
 /** Every page of a list is the same file, kept once under `/`. */
 const PAGE = '/';
 const LIST_PAGE = /^\/(lists\/[^/]+\/?)?$/;
+/** What the browser itself fetches for the page (the icon, the manifest): no page names them. */
+const SHELL = [PAGE, '/favicon.svg', '/manifest.webmanifest'];
 
 function isPageFile(url: URL): boolean {
   return url.origin === worker.location.origin && !url.pathname.startsWith('/api/');
@@ -73,26 +61,18 @@ async function networkFirst(request: Request, url: URL): Promise<Response> {
   }
 }
 
-/** What the browser itself fetches for the page (the icon, the manifest): no page names them. */
-const SHELL = [PAGE, '/favicon.svg', '/manifest.webmanifest'];
+async function deleteOlderCaches(): Promise<void> {
+  const names = await caches.keys();
+  const older = names.filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE);
+  await Promise.all(older.map((name) => caches.delete(name)));
+}
 
 worker.addEventListener('install', (event) => {
   event.waitUntil(keep(SHELL).then(() => worker.skipWaiting()));
 });
 
 worker.addEventListener('activate', (event) => {
-  event.waitUntil(
-    caches
-      .keys()
-      .then((names) =>
-        Promise.all(
-          names
-            .filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE)
-            .map((name) => caches.delete(name)),
-        ),
-      )
-      .then(() => worker.clients.claim()),
-  );
+  event.waitUntil(deleteOlderCaches().then(() => worker.clients.claim()));
 });
 
 /** A page that loaded before this worker controlled it names the files it loaded. */
@@ -106,5 +86,3 @@ worker.addEventListener('fetch', (event) => {
   if (event.request.method !== 'GET' || !isPageFile(url)) return;
   event.respondWith(networkFirst(event.request, url));
 });
-
-export {};

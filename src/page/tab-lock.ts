@@ -1,14 +1,11 @@
-export interface TabLockHolder {
+interface TabLockHolder {
   /** This tab holds the lock now, until it leaves or closes. */
   lead(): void;
   /** Another tab held the lock when this one joined: this one waits its turn. */
   follow(): void;
 }
 
-/**
- * A Web Lock that one tab of the origin holds at a time, for as long as it likes. The browser
- * lets go of it when the tab closes or crashes, and hands it at once to the next tab waiting.
- */
+/** A Web Lock one tab holds at a time; when it closes or crashes, the next tab waiting gets it. */
 export class TabLock {
   #release: (() => void) | undefined;
   #waiting: AbortController | undefined;
@@ -36,10 +33,7 @@ export class TabLock {
       .catch(() => this.#queue());
   }
 
-  /**
-   * Lets go of the lock, or leaves the queue. A frozen tab runs no code: holding the lock, it
-   * would keep the stream from every tab; queued, it could be handed the lock and sit on it.
-   */
+  /** Lets go of the lock, or leaves the queue: a frozen tab runs no code, so keeps neither. */
   leave(): void {
     this.#waiting?.abort();
     this.#waiting = undefined;
@@ -49,8 +43,7 @@ export class TabLock {
 
   #queue(): void {
     if (this.#waiting !== undefined) return;
-    const waiting = new AbortController();
-    this.#waiting = waiting;
+    const waiting = (this.#waiting = new AbortController());
     this.locks
       .request(this.name, { signal: waiting.signal }, () => {
         this.#waiting = undefined;

@@ -1,20 +1,18 @@
+import { ApiError } from './api-client.ts';
 import { element, ENTER_KEY, find } from './dom.ts';
-import { ItemListView, type ViewHandlers } from './item-list-view.ts';
 import type { ConnectionState } from './event-stream.ts';
+import { ItemListView, type ViewHandlers } from './item-list-view.ts';
 import { FILTER_HASHES, type ListState } from './model.ts';
 
-export interface ConnectionInfo {
-  readonly state: ConnectionState;
-  readonly snapshots: number;
-  /** Change events applied: with the ids, tests see that none was lost or applied twice. */
-  readonly changes: number;
-  readonly lastEventId: string | undefined;
+/** The stream's state, and the events applied: tests see in them that none was lost or doubled. */
+export interface StreamInfo {
+  state: ConnectionState;
+  snapshots: number;
+  changes: number;
+  lastEventId?: string;
 }
 
-/**
- * The page as the controller sees it; with `ItemListView` for the items and `ListView` for the
- * list's own controls, the only code that touches the DOM.
- */
+/** The page but the list's own controls (`ListView`); the items are an `ItemListView`. */
 export class TodoView {
   readonly #newTodo = find<HTMLInputElement>(document, '.new-todo');
   readonly #main = find<HTMLElement>(document, '.main');
@@ -30,10 +28,8 @@ export class TodoView {
   readonly #items = new ItemListView();
   /** The list is gone: its items and the controls that change them stay hidden. */
   #disabled = false;
-
-  get hash(): string {
-    return location.hash;
-  }
+  /** The problem shown came from not reaching the service. */
+  #transientProblem = false;
 
   bind(handlers: ViewHandlers): void {
     this.#newTodo.addEventListener('keydown', (event) => {
@@ -45,8 +41,10 @@ export class TodoView {
     });
     this.#toggleAll.addEventListener('change', () => handlers.toggleAll(this.#toggleAll.checked));
     this.#clearCompleted.addEventListener('click', () => handlers.clearCompleted());
-    window.addEventListener('hashchange', () => handlers.hashChange(location.hash));
+    const hashChange = () => handlers.hashChange(location.hash);
+    window.addEventListener('hashchange', hashChange);
     this.#items.bind(handlers);
+    hashChange();
   }
 
   render(state: ListState): void {
@@ -55,9 +53,8 @@ export class TodoView {
     this.#main.hidden = state.total === 0;
     this.#footer.hidden = state.total === 0;
     this.#toggleAll.checked = state.total > 0 && state.completed === state.total;
-    const strong = element('strong');
-    strong.textContent = String(state.active);
-    this.#count.replaceChildren(strong, ` ${state.active === 1 ? 'item' : 'items'} left`);
+    const active = element('strong', { textContent: String(state.active) });
+    this.#count.replaceChildren(active, ` ${state.active === 1 ? 'item' : 'items'} left`);
     for (const link of this.#filters) {
       const selected = link.getAttribute('href') === FILTER_HASHES[state.filter];
       link.classList.toggle('selected', selected);
@@ -67,8 +64,8 @@ export class TodoView {
     this.#clearCompleted.hidden = state.completed === 0;
   }
 
-  /** Says when the list may be out of date; its data attributes let tests see the stream. */
-  showConnection(info: ConnectionInfo): void {
+  /** Says when the list may be out of date; its data attributes show the stream to tests. */
+  showConnection(info: Readonly<StreamInfo>): void {
     this.#connection.textContent = info.state === 'reconnecting' ? 'Reconnecting…' : '';
     this.#connection.dataset.state = info.state;
     this.#connection.dataset.snapshots = String(info.snapshots);
@@ -84,8 +81,21 @@ export class TodoView {
     for (const part of [this.#newTodo, this.#main, this.#footer]) part.hidden = true;
   }
 
-  showProblem(detail: string | undefined): void {
-    this.#problem.textContent = detail ?? '';
+  /**
+   * Says why the last request failed, whichever control sent it: a refusal (a title too long,
+   * say) until the next request, a failure to reach the service until the stream is open again.
+   */
+  showProblem(error: unknown): void {
+    const known = error instanceof ApiError;
+    this.#problem.textContent = known ? error.message : 'Something went wrong. Try again.';
+    this.#transientProblem = !known || error.transient;
+  }
+
+  /** With `transientOnly`, the service is reachable again: only a failure to reach it goes. */
+  clearProblem(transientOnly = false): void {
+    if (transientOnly && !this.#transientProblem) return;
+    this.#problem.textContent = '';
+    this.#transientProblem = false;
   }
 
   /** How many edits are kept on this device to be sent; a deleted item's shows nowhere else. */
@@ -97,7 +107,7 @@ export class TodoView {
   /** Says which edits did not apply, until the next edit. */
   showNotice(notice: string | undefined): void {
     if (notice === undefined) this.#notice.replaceChildren();
-    else this.#notice.append(Object.assign(element('span'), { textContent: `${notice} ` }));
+    else this.#notice.append(element('span', { textContent: `${notice} ` }));
   }
 
   /** Gives a title whose creation failed back to the user, unless they typed on meanwhile. */

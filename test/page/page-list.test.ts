@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIST_PATHS, listPageOf, namedListPaths } from '../../src/model/resources.ts';
-import { listOfPath } from '../../src/page/page-list.ts';
+import { listOfPath } from '../../src/page/api-client.ts';
 
 const ID = 'q3Zk0Ffe1uD2sN7w-x_AbC';
 

@@ -1,0 +1,152 @@
+import { readLiveEvent, type SnapshotEvent } from '../model/events.ts';
+import { DEFAULT_LIST_PATHS, LISTS_PATH, listPathOf, namedListPaths } from '../model/resources.ts';
+import type { ListInfo, ListPaths, Todo } from '../model/resources.ts';
+
+/** `/lists/{id}`, as `listPageOf` writes it. */
+const NAMED_LIST_PAGE = /^\/lists\/([^/]+)\/?$/;
+
+/** The list the page at `pathname` shows: `/lists/{id}` a named one, any other the default. */
+export function listOfPath(pathname: string): { id: string | undefined; paths: ListPaths } {
+  const id = NAMED_LIST_PAGE.exec(pathname)?.[1];
+  return { id, paths: id === undefined ? DEFAULT_LIST_PATHS : namedListPaths(id) };
+}
+
+/** A request the service refused (`status`) or could not answer; the message is fit to show. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+
+  /** The service was not reached or failed (5xx): trying again later may work. */
+  get transient(): boolean {
+    return this.status === undefined || this.status >= 500;
+  }
+}
+
+/** Whether the service answered `error` with 404: on a list's own route, the list is gone. */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}
+
+/** An item as the service answered it, with its version (its ETag, unquoted). */
+type VersionedTodo = { readonly todo: Todo; readonly version: string };
+
+/** The HTTP client of one list's items; what the list becomes, the event stream tells. */
+export class TodoApi {
+  constructor(private readonly paths: ListPaths) {}
+
+  /** The list as a snapshot event, whose id is the ETag: the contract makes it the last event's. */
+  async list(): Promise<SnapshotEvent> {
+    const response = await send('GET', this.paths.todos);
+    const snapshot = readLiveEvent('snapshot', versionOf(response), await response.text());
+    if (snapshot?.type !== 'snapshot') throw new ApiError('The list could not be read.');
+    return snapshot;
+  }
+
+  async read(id: string): Promise<VersionedTodo> {
+    return readTodo(await send('GET', this.#itemPath(id)));
+  }
+
+  /** `key`, sent as `Idempotency-Key`, makes a retry of the same create create nothing more. */
+  async create(title: string, key: string): Promise<VersionedTodo> {
+    const headers = { 'idempotency-key': `"${key}"` };
+    return readTodo(await send('POST', this.paths.todos, { title }, headers));
+  }
+
+  /** With `ifMatch`, a version: the service refuses (412) if the item has changed since. */
+  async update(todo: Todo, ifMatch?: string): Promise<VersionedTodo> {
+    const body = { title: todo.title, completed: todo.completed };
+    return readTodo(await send('PUT', this.#itemPath(todo.id), body, conditionOf(ifMatch)));
+  }
+
+  async remove(id: string, ifMatch?: string): Promise<void> {
+    await discardBody(await send('DELETE', this.#itemPath(id), undefined, conditionOf(ifMatch)));
+  }
+
+  #itemPath(id: string): string {
+    return `${this.paths.todos}/${encodeURIComponent(id)}`;
+  }
+}
+
+/** A named list, with the version at which its title was set (its ETag). */
+type VersionedList = ListInfo & { readonly version: string };
+
+/** The page's HTTP client of the lists themselves: make one, read, rename, delete. */
+export class ListApi {
+  async create(): Promise<VersionedList> {
+    return readList(await send('POST', LISTS_PATH));
+  }
+
+  async read(id: string): Promise<VersionedList> {
+    return readList(await send('GET', listPathOf(id)));
+  }
+
+  /** Whether the list is there: false once deleted; rejects when the service cannot say. */
+  async exists(id: string): Promise<boolean> {
+    return this.read(id).then(
+      () => true,
+      (error: unknown) => (isNotFound(error) ? false : Promise.reject(error)),
+    );
+  }
+
+  /** Sets the title, whatever it was: a rename, as an edit of an item, is the last word. */
+  async rename(id: string, title: string): Promise<VersionedList> {
+    return readList(await send('PUT', listPathOf(id), { title }));
+  }
+
+  async remove(id: string): Promise<void> {
+    await discardBody(await send('DELETE', listPathOf(id)));
+  }
+}
+
+/** Sends one request to the API; an answer that is not 2xx becomes an `ApiError`. */
+async function send(
+  method: string,
+  path: string,
+  body?: object,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<Response> {
+  const json = body && { 'content-type': 'application/json' };
+  const response = await fetch(path, {
+    method,
+    headers: { ...json, ...headers },
+    body: body && JSON.stringify(body),
+  }).catch(() => {
+    throw new ApiError('The service could not be reached. Check the connection and try again.');
+  });
+  if (response.ok) return response;
+  const problem = (await response.json().catch(() => null)) as { detail?: unknown } | null;
+  const detail = typeof problem?.detail === 'string' ? problem.detail : '';
+  const fallback = `The service answered ${response.status} ${response.statusText}.`.trim();
+  throw new ApiError(detail || fallback, response.status);
+}
+
+/** Reads an answer not needed, so that the next navigation does not cut the request off. */
+async function discardBody(response: Response): Promise<void> {
+  await response.arrayBuffer().catch(() => {});
+}
+
+/** The version an ETag names: the id of an event in the list's sequence. */
+function versionOf(response: Response): string {
+  return (response.headers.get('etag') ?? '').replace(/^(W\/)?"(.*)"$/, '$2');
+}
+
+function conditionOf(version: string | undefined): Record<string, string> {
+  return version === undefined ? {} : { 'if-match': `"${version}"` };
+}
+
+async function readTodo(response: Response): Promise<VersionedTodo> {
+  // An item answered is checked as one in an event is; so is a list.
+  const event = readLiveEvent('updated', '', await response.text());
+  if (event?.type !== 'updated') throw new ApiError('The item could not be read.');
+  return { todo: event.todo, version: versionOf(response) };
+}
+
+async function readList(response: Response): Promise<VersionedList> {
+  const event = readLiveEvent('list-renamed', '', await response.text().catch(() => ''));
+  if (event?.type !== 'list-renamed') throw new ApiError('The list could not be read.');
+  return { id: event.list.id, title: event.list.title, version: versionOf(response) };
+}
