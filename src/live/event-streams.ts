@@ -27,10 +27,10 @@ export interface StreamHost {
 }
 
 /**
- * The clients of one list's event stream, fed from one subscription to its store. A change is
- * encoded once for all the clients, and only when there is one. A client is dropped as soon as
- * anything shows it left: its request is aborted, its stream is cancelled, or a write to it
- * fails; the heartbeat, one timer for all the list's clients, makes sure a write happens.
+ * The clients of one list's event stream, fed from one subscription to its store: a change is
+ * encoded once for all of them, and only when there is one. A client is dropped as soon as
+ * anything shows it left (its request aborted, its stream cancelled, a write failed); the
+ * heartbeat, one timer for all the list's clients, makes sure a write happens.
  */
 export class EventStreams implements EventStreamStats {
   readonly #store: ListStore;
@@ -45,7 +45,7 @@ export class EventStreams implements EventStreamStats {
   #unsent: Change[] = [];
   #closed = false;
 
-  /** `itemsJson` gives the JSON of the store's items; `tally` counts these streams too. */
+  /** `itemsJson` gives the store's items as JSON; `tally` counts these streams too. */
   constructor(
     store: ListStore,
     itemsJson: () => Uint8Array,
@@ -95,10 +95,7 @@ export class EventStreams implements EventStreamStats {
     return channel;
   }
 
-  /**
-   * Takes on a stream opened by an earlier instance of this list in this place, which the host
-   * kept while the list was out of memory: a Durable Object's hibernated WebSocket.
-   */
+  /** Takes on a stream the host kept while the list was out of memory (a hibernated socket). */
   adopt(channel: EventChannel): void {
     this.#sendUnsent();
     this.#join(channel, undefined);
@@ -118,24 +115,17 @@ export class EventStreams implements EventStreamStats {
     this.close();
   }
 
-  /**
-   * The reconnect delay, then the changes a client resuming from `lastEventId` missed, or the
-   * whole list when they are no longer kept (or it is new).
-   */
+  /** The reconnect delay, then the changes missed since `lastEventId`, or else the list. */
   #openingFor(lastEventId: string | null): { opening: Uint8Array; lastId?: string } {
     const missed = lastEventId ? this.#store.changesSince(lastEventId) : undefined;
     if (missed !== undefined) {
-      return {
-        opening: concatBytes([RETRY, ...missed.map(this.#frameOf)]),
-        lastId: missed.at(-1)?.id,
-      };
+      const opening = concatBytes([RETRY, ...missed.map(this.#frameOf)]);
+      return { opening, lastId: missed.at(-1)?.id };
     }
     const { version } = this.#store;
     const head = encoder.encode(`id: ${version}\nevent: snapshot\ndata: `);
-    return {
-      opening: concatBytes([RETRY, head, this.#itemsJson(), END_OF_SNAPSHOT]),
-      lastId: version,
-    };
+    const opening = concatBytes([RETRY, head, this.#itemsJson(), END_OF_SNAPSHOT]);
+    return { opening, lastId: version };
   }
 
   #join(channel: EventChannel, signal: AbortSignal | undefined): EventClient {

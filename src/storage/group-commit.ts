@@ -1,23 +1,15 @@
-import {
-  runStatements,
-  type SqlDatabase,
-  type SqlStatement,
-  type SqlWrites,
-  type Write,
-  type WriteDone,
-} from './sql.ts';
+import { runStatements, type SqlDatabase, type SqlStatement, type SqlWrites } from './sql.ts';
+import type { Write, WriteDone } from './sql.ts';
 
 /**
- * The most changes one transaction takes. Past a few hundred the fsync is shared so widely
- * that a larger batch saves almost nothing more, while its commit would hold the event loop,
- * and every answer in it, longer.
+ * The most changes one transaction takes. Past a few hundred the fsync is shared so widely that
+ * a larger batch saves almost nothing, while its commit would hold the event loop longer.
  */
 const MAX_BATCH = 256;
 
 /**
- * How long a batch may go on gathering, from its first change: the time of a few commits on a
- * disk that flushes in a few hundred microseconds. A change waits for others only while they
- * keep coming, and never longer than this.
+ * How long a batch may go on gathering from its first change: a few commits' time on a disk
+ * that flushes in a few hundred microseconds.
  */
 const MAX_WAIT_MS = 2;
 
@@ -28,9 +20,9 @@ export interface Committer {
 }
 
 /**
- * Commits in this thread, which waits for each commit's fsync (node:sqlite is synchronous).
- * A thread of its own for the writes would leave the event loop free meanwhile; on one core
- * its hand-offs cost more than the wait, and its batches came out smaller.
+ * Commits in this thread, which waits for each fsync (node:sqlite is synchronous). A thread of
+ * its own would leave the event loop free meanwhile; on one core its hand-offs cost more than
+ * the wait, and its batches came out smaller.
  */
 export function committerOn(db: SqlDatabase): Committer {
   return {
@@ -38,22 +30,11 @@ export function committerOn(db: SqlDatabase): Committer {
       try {
         db.transaction(() => runStatements(db, statements));
       } catch (error) {
-        done(error ?? new Error('The commit failed.'));
-        return;
+        return done(error ?? new Error('The commit failed.'));
       }
       done();
     },
   };
-}
-
-export interface GroupCommitOptions {
-  /**
-   * Runs `turnEnded` once the current turn of the event loop is over, after the input it read
-   * has been handled (Node: `setImmediate`).
-   */
-  readonly schedule: (turnEnded: () => void) => void;
-  readonly maxBatch?: number;
-  readonly maxWaitMs?: number;
 }
 
 /** What the commits so far were like. */
@@ -67,23 +48,20 @@ export interface CommitCounts {
 /**
  * Group commit: many changes in one transaction, with one fsync. A batch gathers the changes
  * made while the commit before it was under way, and goes on gathering while each turn of the
- * event loop brings more: the writers answered by the last commit send their next requests
- * meanwhile, and join. It leaves at the end of the first turn that brought nothing new, or once
- * it holds `maxBatch` changes, or has waited `maxWaitMs`. No change waits on a timer: a lone
- * writer's batch leaves at the end of its own turn. Each change's `done` is called once its
- * transaction is durable, in the order the changes came.
+ * event loop brings more (the writers the last commit answered send their next changes). It
+ * leaves at the end of the first turn that brought nothing new, or at `MAX_BATCH` changes, or
+ * after `MAX_WAIT_MS`: a lone writer's batch leaves at the end of its own turn. Each change's
+ * `done` is called once its transaction is durable, in the order the changes came.
  *
  * A batch whose transaction fails is rolled back whole: every change in it fails, and so does
- * every change made while it was under way, which may have been judged against the failed ones.
- * Nothing of them is on disk, and the changes after go on from what is. Once `close` is called,
- * the changes made before it are still committed, and every change made after it fails, after
- * them.
+ * every change made while it was under way, which may have been judged against the failed
+ * ones. Once `close` is called, the changes made before it are still committed, and every
+ * change made after it fails, after them.
  */
 export class GroupCommit implements SqlWrites {
   readonly #committer: Committer;
+  /** Runs its argument once the turn of the event loop is over (Node: `setImmediate`). */
   readonly #schedule: (turnEnded: () => void) => void;
-  readonly #maxBatch: number;
-  readonly #maxWaitMs: number;
   #queue: { readonly write: Write; readonly done: WriteDone }[] = [];
   /** Changes made after `close`, failed once those made before it are done. */
   readonly #refused: WriteDone[] = [];
@@ -95,11 +73,9 @@ export class GroupCommit implements SqlWrites {
   readonly #sizes: number[] = [];
   #busyMs = 0;
 
-  constructor(committer: Committer, options: GroupCommitOptions) {
+  constructor(committer: Committer, schedule: (turnEnded: () => void) => void) {
     this.#committer = committer;
-    this.#schedule = options.schedule;
-    this.#maxBatch = options.maxBatch ?? MAX_BATCH;
-    this.#maxWaitMs = options.maxWaitMs ?? MAX_WAIT_MS;
+    this.#schedule = schedule;
   }
 
   get counts(): CommitCounts {
@@ -126,8 +102,7 @@ export class GroupCommit implements SqlWrites {
     if (this.#queue.length === 0) {
       const closed = new Error('The storage is closed: the service is stopping.');
       for (const done of this.#refused.splice(0)) done(closed);
-      this.#closing?.();
-      return;
+      return this.#closing?.();
     }
     this.#gathering = true;
     const since = performance.now();
@@ -135,11 +110,8 @@ export class GroupCommit implements SqlWrites {
     const turnEnded = () => {
       const more = this.#queue.length > queued;
       queued = this.#queue.length;
-      const full = queued >= this.#maxBatch || performance.now() - since >= this.#maxWaitMs;
-      if (more && !full && !this.#closed) {
-        this.#schedule(turnEnded);
-        return;
-      }
+      const full = queued >= MAX_BATCH || performance.now() - since >= MAX_WAIT_MS;
+      if (more && !full && !this.#closed) return this.#schedule(turnEnded);
       this.#gathering = false;
       this.#send();
     };
@@ -147,32 +119,28 @@ export class GroupCommit implements SqlWrites {
   }
 
   #send(): void {
-    const batch = this.#queue.splice(0, this.#maxBatch);
-    const statements: SqlStatement[] = [];
+    const batch = this.#queue.splice(0, MAX_BATCH);
     const transaction = { id: (this.#batches += 1) };
-    try {
-      for (const { write } of batch) statements.push(...write(transaction));
-    } catch (error) {
-      this.#fail([...batch, ...this.#queue.splice(0)], error);
-      this.#gather();
-      return;
-    }
     const started = performance.now();
-    this.#underWay = true;
-    this.#committer.commit(statements, (error) => {
+    const committed = (error?: unknown) => {
       this.#underWay = false;
       this.#busyMs += performance.now() - started;
       if (error === undefined) {
         this.#sizes[batch.length] = (this.#sizes[batch.length] ?? 0) + 1;
         for (const { done } of batch) done();
       } else {
-        this.#fail([...batch, ...this.#queue.splice(0)], error);
+        const failed = error ?? new Error('The commit failed.');
+        for (const { done } of [...batch, ...this.#queue.splice(0)]) done(failed);
       }
       this.#gather();
-    });
-  }
-
-  #fail(writes: readonly { readonly done: WriteDone }[], error: unknown): void {
-    for (const { done } of writes) done(error ?? new Error('The commit failed.'));
+    };
+    let statements: SqlStatement[];
+    try {
+      statements = batch.flatMap(({ write }) => write(transaction));
+    } catch (error) {
+      return committed(error ?? new Error('The commit failed.'));
+    }
+    this.#underWay = true;
+    this.#committer.commit(statements, committed);
   }
 }

@@ -2,9 +2,9 @@
 export type SqlValue = string | number | null;
 
 /**
- * The little of SQLite the storage needs, so its SQL is written once for both hosts:
+ * The little of SQLite the storage needs, so that its SQL is written once for both hosts:
  * `node:sqlite` on Node, a Durable Object's own SQLite storage on workerd. Both run statements
- * synchronously, which keeps the writes' interface synchronous too.
+ * synchronously.
  */
 export interface SqlDatabase {
   /** The rows of a query, each as an object keyed by column. */
@@ -15,9 +15,8 @@ export interface SqlDatabase {
 }
 
 /**
- * One statement of a write, as data, so that it can be run where and when its transaction is.
- * With `orFail`, a statement whose RETURNING must give a row; when it gives none, the write
- * fails with `orFail` as its message.
+ * One statement, as data, to run where and when its transaction is. With `orFail`, a statement
+ * whose RETURNING must give a row; when it gives none, the write fails with `orFail`.
  */
 export interface SqlStatement {
   readonly sql: string;
@@ -29,7 +28,6 @@ export function statement(sql: string, ...params: SqlValue[]): SqlStatement {
   return { sql, params };
 }
 
-/** Runs `statements` in order, in the transaction open, if any. */
 export function runStatements(db: SqlDatabase, statements: readonly SqlStatement[]): void {
   for (const { sql, params, orFail } of statements) {
     if (orFail === undefined) db.run(sql, ...params);
@@ -45,27 +43,23 @@ export interface Batch {
   readonly id: number;
 }
 
-/**
- * One change's write (an item's change, a rename, a list made or deleted): asked for its
- * statements when its transaction is formed, in order with the other writes of that batch.
- */
+/** One change's write, asked for its statements when its transaction is formed. */
 export type Write = (batch: Batch) => readonly SqlStatement[];
 
 /**
- * How the writes reach a database: each in a transaction of its own, or many in one
- * (`GroupCommit`). Either way a write's statements run inside a transaction, its `done` is
- * called once that transaction is committed or has failed, and writes are done in the order
- * they were enqueued. When a transaction fails, every write enqueued after it that is not yet
- * done fails too: a later write may have been judged against an earlier one.
+ * How writes reach a database: each in a transaction of its own, or many in one
+ * (`GroupCommit`). A write's `done` is called once its transaction is committed or has failed,
+ * in the order the writes were enqueued; when one fails, every write enqueued after it that is
+ * not yet done fails too, since it may have been judged against the one that failed.
  */
 export interface SqlWrites {
   enqueue(write: Write, done: WriteDone): void;
 }
 
 /**
- * Every write in a transaction of its own, committed before `enqueue` returns. For a Durable
- * Object, whose storage coalesces the writes of one turn and holds answers back until they are
- * durable (the output gate), so no answer outruns its commit.
+ * Every write in a transaction of its own, done before `enqueue` returns: a Durable Object's,
+ * whose storage coalesces the writes of one turn and holds answers back until they are durable
+ * (the output gate), so no answer outruns its commit.
  */
 export function immediateWrites(db: SqlDatabase): SqlWrites {
   let batches = 0;
@@ -74,8 +68,7 @@ export function immediateWrites(db: SqlDatabase): SqlWrites {
       try {
         db.transaction(() => runStatements(db, write({ id: (batches += 1) })));
       } catch (error) {
-        done(error ?? new Error('The transaction failed.'));
-        return;
+        return done(error ?? new Error('The transaction failed.'));
       }
       done();
     },

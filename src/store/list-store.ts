@@ -13,12 +13,12 @@ import {
 import { PendingChanges, type ListState } from './pending.ts';
 
 /**
- * One list: its title, and its items in creation order (a Map keeps insertion order, and a
- * replaced value keeps its place), as readers see it: every change in it is committed. With
- * `persist`, a change is made at once in the list `withPending`, which the next change is
- * checked against, and shows here once it is committed. Then it is kept in the history,
- * announced to subscribers, and its promise resolves. Each change's id is the version of the
- * list right after it: the list's run, new for each list that starts empty, and a sequence.
+ * One list: its title and its items in creation order (a Map keeps insertion order, and a
+ * replaced value keeps its place), as readers see it: every change in it is committed. A
+ * change is made at once in the list `withPending`, which the next change is checked against;
+ * once `persist` has committed it, it shows here, is kept in the history and announced, and its
+ * promise resolves. Each change's id is the version of the list right after it: the list's run
+ * (new for each list that starts empty) and a sequence number.
  */
 export class ListStore implements ListState {
   readonly run: string;
@@ -28,8 +28,7 @@ export class ListStore implements ListState {
   readonly #history: History;
   readonly #listeners = new Set<(change: Change) => void>();
   readonly #persist: Persist | undefined;
-  /** Made on the first write not done at once. */
-  #pending: PendingChanges | undefined;
+  #pending: PendingChanges | undefined; // made on the first write not done at once
   readonly #reportError: (error: unknown) => void;
   /** The last change written: once it is committed, so is every change before it. */
   #lastWrite: Promise<unknown> = Promise.resolve();
@@ -42,32 +41,29 @@ export class ListStore implements ListState {
     const info = options.info ?? { id: '', title: '' };
     this.#title = start?.title ?? { info, version: this.version, json: JSON.stringify(info) };
     for (const item of start?.items ?? []) this.#items.set(item.todo.id, item);
-    const history = start?.history ?? { baseId: this.version, changes: [] };
-    this.#history = new History(history, options.keepChanges);
+    this.#history = new History(
+      start?.history ?? { baseId: this.version, changes: [] },
+      options.keepChanges,
+    );
   }
 
   /** The version of the whole list: that of its last committed change, or the run's start. */
   get version(): string {
     return eventIdOf({ run: this.run, sequence: this.#sequence });
   }
-
   /** The list's id (`''` for the default list) and title, with their version and JSON. */
   get title(): StoredList {
     return this.#title;
   }
-
   get listVersion(): string {
     return this.#title.version;
   }
-
   get size(): number {
     return this.#items.size;
   }
-
   get(id: string): StoredTodo | undefined {
     return this.#items.get(id);
   }
-
   items(): IterableIterator<StoredTodo> {
     return this.#items.values();
   }
@@ -106,11 +102,7 @@ export class ListStore implements ListState {
     return created && { created, committed: true };
   }
 
-  /**
-   * Resolves once every change made so far is committed; rejects when one of them cannot be.
-   * A refusal judged on the list with its pending changes waits for it, so that no answer tells
-   * of a change before the change's own answer could.
-   */
+  /** Resolves once every change made so far is committed; rejects when one cannot be. */
   settled(): Promise<unknown> {
     return this.#pending?.count ? this.#lastWrite : Promise.resolve();
   }
@@ -121,10 +113,7 @@ export class ListStore implements ListState {
     return () => this.#listeners.delete(listener);
   }
 
-  /**
-   * The changes after the one whose id is `eventId`, oldest first, or undefined when that id is
-   * not among the changes kept (too old, another run's, or not an id at all).
-   */
+  /** The changes after the one with `eventId`, oldest first; undefined if it is not kept. */
   changesSince(eventId: string): readonly Change[] | undefined {
     return this.#history.since(eventId);
   }
@@ -135,8 +124,11 @@ export class ListStore implements ListState {
     return this.#make(key === undefined ? change : { ...change, key }, item);
   }
 
+  #nextSequence(): number {
+    return this.#sequence + (this.#pending?.count ?? 0) + 1;
+  }
   #nextId(): string {
-    return eventIdOf({ run: this.run, sequence: this.#sequence + (this.#pending?.count ?? 0) + 1 });
+    return eventIdOf({ run: this.run, sequence: this.#nextSequence() });
   }
 
   /**
@@ -150,7 +142,7 @@ export class ListStore implements ListState {
     }
     let written: { error?: unknown } | undefined;
     let done: (error?: unknown) => void = (error) => void (written = { error });
-    this.#persist(change, this.#sequence + (this.#pending?.count ?? 0) + 1, (error) => done(error));
+    this.#persist(change, this.#nextSequence(), (error) => done(error));
     if (written !== undefined) {
       if (written.error !== undefined) return Promise.reject(written.error);
       this.#commit(change);

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/hosts/node/project-root.ts';
+import { PROJECT_ROOT } from '../../src/hosts/node/file-assets.ts';
 import { useE2e } from './support/e2e.ts';
 import { eventually, type TodoPage } from './support/todo-page.ts';
 

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../src/hosts/node/project-root.ts';
+import { PROJECT_ROOT } from '../../src/hosts/node/file-assets.ts';
 
 /** Where the test entry of the worker (test/workerd/entry.ts) is bundled, for Miniflare. */
 export const WORKER_BUNDLE = join(PROJECT_ROOT, '.wrangler/test-worker');

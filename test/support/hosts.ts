@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { createApp, DEFAULT_MAX_LISTS, type App } from '../../src/app.ts';
 import { DEFAULT_APP_CONFIG, type AppConfig } from '../../src/config.ts';
-import { fileAssets } from '../../src/hosts/node/file-assets.ts';
-import { PROJECT_ROOT } from '../../src/hosts/node/project-root.ts';
+import { fileAssets, PROJECT_ROOT } from '../../src/hosts/node/file-assets.ts';
 import { startNodeServer } from '../../src/hosts/node/server.ts';
 import { openStorageAt } from '../../src/hosts/node/storage-file.ts';
 import {

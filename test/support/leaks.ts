@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { PROJECT_ROOT } from '../../src/hosts/node/project-root.ts';
+import { PROJECT_ROOT } from '../../src/hosts/node/file-assets.ts';
 
 /** What would tell a client how the server is built, or where it lives on disk. */
 const LEAKS: readonly [string, RegExp][] = [

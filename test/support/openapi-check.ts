@@ -3,7 +3,7 @@ import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { OPENAPI_FILE, withSettings } from '../../src/api/site.ts';
 import type { AppConfig } from '../../src/config.ts';
-import { PROJECT_ROOT } from '../../src/hosts/node/project-root.ts';
+import { PROJECT_ROOT } from '../../src/hosts/node/file-assets.ts';
 import { appConfig, type TestHost } from './hosts.ts';
 
 interface Document {

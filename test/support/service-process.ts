@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../src/hosts/node/project-root.ts';
+import { PROJECT_ROOT } from '../../src/hosts/node/file-assets.ts';
 
 const ENTRY = join(PROJECT_ROOT, 'dist/hosts/node/main.js');
 const NODE_FLAGS = ['--enable-source-maps'];

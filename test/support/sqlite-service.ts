@@ -36,9 +36,7 @@ export interface SqliteServiceOptions {
 export function sqliteService(db: SqlDatabase, options: SqliteServiceOptions = {}) {
   const replayEvents = options.replayEvents ?? DEFAULT_APP_CONFIG.sse.replayEvents;
   const config = { ...DEFAULT_APP_CONFIG, sse: { ...DEFAULT_APP_CONFIG.sse, replayEvents } };
-  const commits = new GroupCommit(options.committer ?? committerOn(db), {
-    schedule: setImmediate,
-  });
+  const commits = new GroupCommit(options.committer ?? committerOn(db), setImmediate);
   const app = createApp({
     config,
     lists: localLists({

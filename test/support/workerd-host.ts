@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
 import { afterAll, beforeAll } from 'vitest';
 import { unstable_getMiniflareWorkerOptions } from 'wrangler';
-import { PROJECT_ROOT } from '../../src/hosts/node/project-root.ts';
+import { PROJECT_ROOT } from '../../src/hosts/node/file-assets.ts';
 import { DEFAULT_LIST_PATHS, type ListPaths } from '../../src/model/resources.ts';
 import { FORGET_REASON, TEST_PATHS } from '../workerd/test-paths.ts';
 import { WORKER_BUNDLE } from './build.ts';

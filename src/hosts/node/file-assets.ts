@@ -1,6 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AssetSource } from '../../api/static-files.ts';
+
+/** The project root, the same from `src/hosts/node` and from its build in `dist/hosts/node`. */
+export const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 const MISSING = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
 

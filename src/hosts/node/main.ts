@@ -1,8 +1,7 @@
 import { join } from 'node:path';
-import { ConfigError, loadConfig, parseProfile } from './load-config.ts';
-import { helpText } from './help.ts';
+import { ConfigError, loadConfig, parseProfile, PROFILES, type Profile } from './load-config.ts';
 import { createLogger } from './logger.ts';
-import { PROJECT_ROOT } from './project-root.ts';
+import { PROJECT_ROOT } from './file-assets.ts';
 import { startNodeServer } from './server.ts';
 import { openStorageFile, StorageFileError, type StorageFile } from './storage-file.ts';
 import { exitOnSignals } from './shutdown.ts';
@@ -67,3 +66,35 @@ logger.info(
   { profile, url: running.url, storage: storage?.file ?? 'memory' },
   `listening on ${running.url}`,
 );
+
+/** What `npm start -- --help` prints: how to start the service and what it reads. */
+function helpText(configDir: string): string {
+  return `Usage: npm start [-- <profile>]     (or: node dist/hosts/node/main.js [<profile>])
+
+Serves the to-do API, its event stream and the page on one port.
+
+Profiles (default prod):
+${PROFILES.map((profile) => `  ${profile.padEnd(6)}${configDir}/${profile}.yaml\n        ${summaryOf(configDir, profile)}`).join('\n')}
+
+Environment:
+  PORT             the port to listen on, over the profile's "port" (0 picks a free one)
+  HOST             the address to listen on, over the profile's "host"
+  STORAGE_FILE     a SQLite file that keeps the lists across restarts, over "storage.file"
+                   (empty: memory only, the default)
+  TODO_CONFIG_DIR  the folder that holds the profiles' YAML files (now ${configDir})
+
+Every key of the YAML files is described in docs/configuration.md.
+`;
+}
+
+/** What a profile's file sets, as it is now: where it listens and how it logs. */
+function summaryOf(configDir: string, profile: Profile): string {
+  try {
+    const { host, port, log } = loadConfig(configDir, profile, {});
+    const lines =
+      log.format === 'json' ? 'JSON lines (pino)' : 'short readable lines (pino-pretty)';
+    return `listens on ${host}:${port} and logs ${lines} at the ${log.level} level`;
+  } catch (error) {
+    return `cannot be used: ${(error as Error).message.split('\n')[0]}`;
+  }
+}

@@ -14,10 +14,9 @@ import { requestIdOf } from '../../http/request.ts';
 import { pathOf, type ErrorReporter } from '../../http/router.ts';
 import { localLists } from '../../lists/local-lists.ts';
 import type { ListStores } from '../../storage/kept-lists.ts';
-import { fileAssets } from './file-assets.ts';
+import { fileAssets, PROJECT_ROOT } from './file-assets.ts';
 import { REQUEST_MESSAGE, type Logger, type RequestLine } from './logger.ts';
 import type { NodeConfig } from './node-config.ts';
-import { PROJECT_ROOT } from './project-root.ts';
 import { closeGracefully } from './shutdown.ts';
 
 const IN_FLIGHT = Symbol('requests in flight');

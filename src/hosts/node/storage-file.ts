@@ -40,7 +40,7 @@ export function openStorageFile(config: NodeConfig): StorageFile | undefined {
  */
 export function openStorageAt(file: string): StorageFile {
   const database = openSqliteFile(file);
-  const commits = new GroupCommit(committerOn(database), { schedule: setImmediate });
+  const commits = new GroupCommit(committerOn(database), setImmediate);
   let stores: ListStores;
   try {
     stores = sqliteListStores(database, commits);
