@@ -5,8 +5,6 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigError, type Rule } from '../../config.ts';
 import { DEFAULT_NODE_CONFIG, NODE_CONFIG_RULES, type NodeConfig } from './node-config.ts';
 
-export { ConfigError };
-
 export const PROFILES = ['dev', 'prod'] as const;
 export type Profile = (typeof PROFILES)[number];
 
@@ -22,8 +20,7 @@ export function parseProfile(args: readonly string[]): Profile | { error: string
 
 /**
  * Reads `<configDir>/<profile>.yaml` over the defaults, then `PORT`, `HOST` and `STORAGE_FILE`
- * from `env`.
- * Every problem found is reported at once, and nothing is returned half-checked.
+ * from `env`. Every problem found is reported at once, and nothing is returned half-checked.
  */
 export function loadConfig(configDir: string, profile: string, env: NodeJS.ProcessEnv): NodeConfig {
   const file = join(configDir, `${profile}.yaml`);

@@ -33,17 +33,16 @@ const HELD_FOR_MS = 50;
 
 /**
  * The prod log's destination: lines held and written to stdout together, through
- * `pino.destination()`. A write is a system call, and one for every line cost more than the line
- * itself. A batch is written synchronously: pino's asynchronous writes hand each one to libuv's
- * thread pool, which on the one core a service is measured on cost more CPU than it saved. So a
- * reader that stops reading without going away holds the service up once its pipe is full,
- * where an asynchronous writer would hold every line in memory instead.
+ * `pino.destination()`, as a system call for every line cost more than the line itself.
+ * sonic-boom's own `minLength` would hold them too, but measures the whole held text again for
+ * every line. A batch is written synchronously: asynchronous writes go through libuv's thread
+ * pool, which on one core cost more CPU than they saved; so a reader that stops reading without
+ * going away holds the service up once its pipe is full.
  *
- * Lines still held when the process exits (on SIGTERM or SIGINT once the host handles them, or
- * on an uncaught error) are written first; a process killed any other way loses at most the last
- * 50 ms. Once nothing reads stdout any more (the log collector died, `| pino-pretty` was
- * stopped), pino's destination drops every later line: the log ends there, the service goes on.
- * Each call adds a listener for the process's exit: the host makes one logger for its life.
+ * Lines still held when the process exits are written first; a process killed otherwise loses
+ * at most the last 50 ms. Once nothing reads stdout (the collector died), pino's destination
+ * drops every later line and the service goes on. Each call adds an exit listener: the host
+ * makes one logger for its life.
  */
 function heldLines(): DestinationStream {
   const stdout = pino.destination({ dest: 1, sync: true });

@@ -1,9 +1,10 @@
-import { join } from 'node:path';
-import { ConfigError, loadConfig, parseProfile, PROFILES, type Profile } from './load-config.ts';
+import { join, resolve } from 'node:path';
+import { ConfigError } from '../../config.ts';
+import { loadConfig, parseProfile, PROFILES, type Profile } from './load-config.ts';
 import { createLogger } from './logger.ts';
 import { PROJECT_ROOT } from './file-assets.ts';
 import { startNodeServer } from './server.ts';
-import { openStorageFile, StorageFileError, type StorageFile } from './storage-file.ts';
+import { openStorageAt, StorageFileError, type StorageFile } from './storage-file.ts';
 import { exitOnSignals } from './shutdown.ts';
 
 const args = process.argv.slice(2);
@@ -31,7 +32,8 @@ try {
 const logger = createLogger(config.log);
 let storage: StorageFile | undefined;
 try {
-  storage = openStorageFile(config);
+  // A relative storage.file is relative to the working folder.
+  if (config.storage.file !== null) storage = openStorageAt(resolve(config.storage.file));
 } catch (error) {
   if (!(error instanceof StorageFileError)) throw error;
   logger.fatal(

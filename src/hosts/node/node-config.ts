@@ -15,10 +15,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 const LOG_FORMATS = ['pretty', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
-/**
- * The Node host's configuration: the handler's, plus how many lists the process holds, where
- * to listen, logs and timeouts.
- */
+/** The handler's configuration, plus the Node host's: lists, listening, logs, timeouts. */
 export interface NodeConfig extends AppConfig {
   readonly limits: AppConfig['limits'] & {
     /** Most named lists the process holds; creating one more answers 507. */
@@ -38,15 +35,9 @@ export interface NodeConfig extends AppConfig {
     readonly requestTimeoutMs: number;
     /** How long an idle keep-alive connection is kept open. */
     readonly keepAliveTimeoutMs: number;
-    /**
-     * Requests are refused with 431 once their URL, header names and header values together
-     * reach this many bytes: Node's count, which leaves out the method, colons and line ends.
-     */
+    /** 431 once the URL, header names and values reach this many bytes (Node's count). */
     readonly maxHeaderBytes: number;
-    /**
-     * How long, on SIGTERM or SIGINT, the service keeps serving while `/healthz` answers 503,
-     * so a load balancer stops sending it traffic before it stops accepting; 0 stops at once.
-     */
+    /** How long, on SIGTERM or SIGINT, the service serves on while `/healthz` answers 503. */
     readonly drainDelayMs: number;
     /** How long shutdown waits for requests in flight before closing their connections. */
     readonly shutdownTimeoutMs: number;

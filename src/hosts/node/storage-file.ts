@@ -1,9 +1,7 @@
-import { resolve } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { sqliteListStores, type ListStores } from '../../storage/kept-lists.ts';
 import { committerOn, GroupCommit } from '../../storage/group-commit.ts';
 import type { SqlDatabase, SqlValue } from '../../storage/sql.ts';
-import type { NodeConfig } from './node-config.ts';
 
 /** Why the storage file cannot be used, in words an operator can act on. */
 export class StorageFileError extends Error {
@@ -26,17 +24,9 @@ export interface StorageFile {
 }
 
 /**
- * Every list kept in `storage.file` (relative to the working folder), or undefined when the
- * lists live in memory only. Throws a `StorageFileError` when the file cannot be used.
- */
-export function openStorageFile(config: NodeConfig): StorageFile | undefined {
-  if (config.storage.file === null) return undefined;
-  return openStorageAt(resolve(config.storage.file));
-}
-
-/**
  * The lists kept in the SQLite file `file`, their writes made in group commits, each at the end
- * of a turn of the event loop (`setImmediate`), in this thread.
+ * of a turn of the event loop (`setImmediate`), in this thread. Throws a `StorageFileError` when
+ * the file cannot be used.
  */
 export function openStorageAt(file: string): StorageFile {
   const database = openSqliteFile(file);
