@@ -4,20 +4,11 @@ import { LAST_EVENT_ID_PARAM } from '../model/events.ts';
 /** A comment line: it keeps proxies from closing a quiet stream, and finds clients that left. */
 export const PING = new TextEncoder().encode(': ping\n\n');
 
-/**
- * How far a client may fall behind, in bytes queued beyond its opening, before it is dropped.
- * It then reconnects and resumes from the list's history, instead of holding memory forever.
- */
+/** Bytes a slow client may lag beyond its opening; past that it is dropped, and resumes by id. */
 export const MAX_BACKLOG_BYTES = 1 << 20;
 
-/** What a host or a test can see of the open streams. */
-export interface EventStreamStats {
-  readonly openCount: number;
-  readonly heartbeatRunning: boolean;
-}
-
-/** The open streams of all of an app's lists, and their running heartbeats, counted together. */
-export class StreamTally implements EventStreamStats {
+/** The open streams and running heartbeats of all of an app's lists. */
+export class StreamTally {
   openCount = 0;
   heartbeats = 0;
 
@@ -26,23 +17,17 @@ export class StreamTally implements EventStreamStats {
   }
 }
 
-/**
- * Where one client's events go. The handler writes bytes and learns when the client is gone;
- * how the bytes reach the socket is the host's business, and so is the response that carries
- * them, since only the host knows which body its Response class takes.
- */
+/** What a host or a test can see of the open streams. */
+export type EventStreamStats = Pick<Readonly<StreamTally>, 'openCount' | 'heartbeatRunning'>;
+
+/** Where one client's events go, and the response that carries them: the host makes both. */
 export interface EventChannel {
-  /** Bytes that may still be queued before the client counts as stalled; null once it failed. */
-  readonly room: number | null;
-  /** `lastId` is the id of the last event the bytes hold, if they hold one with an id. */
-  write(bytes: Uint8Array, lastId?: string): void;
-  /** Ends the stream after what is queued: the server is stopping. */
-  close(): void;
-  /** Ends the stream now, dropping what is queued: the client left or fell too far behind. */
-  abort(): void;
+  /** False, taking nothing, once the client is gone or stalled. `lastId`: the bytes' last id. */
+  write(bytes: Uint8Array, lastId?: string): boolean;
+  /** Ends the stream after what is queued, or, `now`, dropping it: the client left or stalled. */
+  end(now: boolean): void;
   /** `listener` runs when the client is gone: the stream was cancelled or a write failed. */
   onGone(listener: () => void): void;
-  /** The response whose body is this channel's stream. */
   respond(init: ResponseInit): Response;
 }
 
@@ -50,11 +35,9 @@ export interface EventChannel {
 export type OpenEventChannel = (queueBytes: number) => EventChannel;
 
 /**
- * A channel made of a web `TransformStream`, for any host. What the client has not yet taken
- * waits in the channel's own queue, passed on as the stream asks for more, so that ending the
- * stream can drop it and still end the stream cleanly. A failed write is the only sign some
- * hosts give that a client left (workerd's worker may not hear of the abort), so the writer
- * is kept and every write can fail.
+ * A web `TransformStream`, with a queue of our own that ending the stream can drop and still
+ * close cleanly. A failed write is the only sign some hosts give that a client left (workerd's
+ * worker may not hear of the abort).
  */
 export const openWebEventChannel: OpenEventChannel = (queueBytes) => {
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
@@ -82,7 +65,7 @@ export const openWebEventChannel: OpenEventChannel = (queueBytes) => {
       while (queue.length > 0) {
         await writer.ready;
         if (queue.length === 0) break;
-        const chunk = queue.length === 1 ? queue[0]! : concatBytes(queue);
+        const chunk = concatBytes(queue);
         queue = [];
         queued = 0;
         void writer.write(chunk).catch(leave);
@@ -98,23 +81,20 @@ export const openWebEventChannel: OpenEventChannel = (queueBytes) => {
     }
   };
   return {
-    get room() {
-      return failed ? null : queueBytes - queued;
-    },
     write(bytes) {
-      if (ending || failed) return;
+      if (ending || failed || queued >= queueBytes) return false;
       queue.push(bytes);
       queued += bytes.byteLength;
       void pass();
+      return true;
     },
-    close() {
+    end(now) {
+      if (now) {
+        queue = [];
+        queued = 0;
+      }
       ending = true;
       void pass();
-    },
-    abort() {
-      queue = [];
-      queued = 0;
-      this.close();
     },
     onGone: (listener) => {
       gone = listener;
@@ -141,14 +121,10 @@ export class EventClient {
   }
 
   send(bytes: Uint8Array, lastId?: string): void {
-    if (this.#ended) return;
-    const room = this.#channel.room;
-    // null: the stream has failed; not positive: the client stopped reading long ago.
-    if (room === null || room <= 0) return this.#leave();
-    this.#channel.write(bytes, lastId);
+    if (!this.#ended && !this.#channel.write(bytes, lastId)) this.#leave();
   }
 
-  /** Closes the stream after what is queued: the server is stopping. */
+  /** Ends the stream after what is queued: the server is stopping, or the stream's source ended. */
   end(): void {
     this.#finish(false);
   }
@@ -157,18 +133,16 @@ export class EventClient {
     if (this.#ended) return;
     this.#ended = true;
     this.#signal?.removeEventListener('abort', this.#leave);
-    // For a client that left, drop what is queued for it at once.
-    if (gone) this.#channel.abort();
-    else this.#channel.close();
+    this.#channel.end(gone);
     this.#onEnd();
   }
 }
 
 /** The header a reconnecting EventSource sends wins over the query of the URL it first used. */
-export function lastEventIdOf(request: Request): string | null {
+export function lastEventIdOf(request: Request): string | undefined {
   return (
     request.headers.get('last-event-id') ||
     new URL(request.url).searchParams.get(LAST_EVENT_ID_PARAM) ||
-    null
+    undefined
   );
 }

@@ -11,7 +11,6 @@ import {
   PING,
   StreamTally,
   type EventChannel,
-  type EventStreamStats,
   type OpenEventChannel,
 } from './event-channel.ts';
 
@@ -28,11 +27,10 @@ export interface StreamHost {
 
 /**
  * The clients of one list's event stream, fed from one subscription to its store: a change is
- * encoded once for all of them, and only when there is one. A client is dropped as soon as
- * anything shows it left (its request aborted, its stream cancelled, a write failed); the
- * heartbeat, one timer for all the list's clients, makes sure a write happens.
+ * encoded once for all. A client is dropped as soon as anything shows it left; the heartbeat,
+ * one timer for all, makes sure a write happens.
  */
-export class EventStreams implements EventStreamStats {
+export class EventStreams {
   readonly #store: ListStore;
   readonly #itemsJson: () => Uint8Array;
   readonly #settings: AppConfig['sse'];
@@ -41,11 +39,10 @@ export class EventStreams implements EventStreamStats {
   readonly #clients = new Set<EventClient>();
   readonly #frames = new WeakMap<Change, Uint8Array>();
   #heartbeat: ReturnType<typeof setInterval> | undefined;
-  /** Changes made and answered, not yet written to the clients, in order. */
+  /** Changes answered, not yet written to the clients. */
   #unsent: Change[] = [];
   #closed = false;
 
-  /** `itemsJson` gives the store's items as JSON; `tally` counts these streams too. */
   constructor(
     store: ListStore,
     itemsJson: () => Uint8Array,
@@ -68,13 +65,6 @@ export class EventStreams implements EventStreamStats {
     });
   }
 
-  get openCount(): number {
-    return this.#clients.size;
-  }
-  get heartbeatRunning(): boolean {
-    return this.#heartbeat !== undefined;
-  }
-
   /** The channel of a new stream for `request`; 503 when the list is full or stopping. */
   open(request: Request): EventChannel {
     if (this.#closed) throw unavailable('The server is shutting down; reconnect in a moment.');
@@ -86,8 +76,8 @@ export class EventStreams implements EventStreamStats {
     }
     // A request aborted already will never fire its abort event.
     if (request.signal.aborted) throw new HttpProblem(400, 'The request was aborted.');
-    // Reading the opening and joining the clients happen in one synchronous step, after the
-    // clients already open have every change made: no change can be missed or sent twice.
+    // The open clients get every change first, then the opening is read and the client joins
+    // in one synchronous step: no change is missed or sent twice.
     this.#sendUnsent();
     const { opening, lastId } = this.#openingFor(lastEventIdOf(request));
     const channel = this.#host.openEventChannel(opening.byteLength + MAX_BACKLOG_BYTES);
@@ -116,7 +106,7 @@ export class EventStreams implements EventStreamStats {
   }
 
   /** The reconnect delay, then the changes missed since `lastEventId`, or else the list. */
-  #openingFor(lastEventId: string | null): { opening: Uint8Array; lastId?: string } {
+  #openingFor(lastEventId: string | undefined): { opening: Uint8Array; lastId?: string } {
     const missed = lastEventId ? this.#store.changesSince(lastEventId) : undefined;
     if (missed !== undefined) {
       const opening = concatBytes([RETRY, ...missed.map(this.#frameOf)]);
@@ -164,8 +154,7 @@ export class EventStreams implements EventStreamStats {
     if (this.#unsent.length === 0) return;
     const unsent = this.#unsent;
     this.#unsent = [];
-    const frames = unsent.map(this.#frameOf);
-    this.#sendAll(frames.length === 1 ? frames[0]! : concatBytes(frames), unsent.at(-1)!.id);
+    this.#sendAll(concatBytes(unsent.map(this.#frameOf)), unsent.at(-1)!.id);
   }
 
   #sendAll(bytes: Uint8Array, lastId?: string): void {

@@ -7,6 +7,7 @@ import {
   type EventChannel,
 } from '../../live/event-channel.ts';
 import {
+  endStream,
   OPENING_BYTES_HEADER,
   opensWithSnapshot,
   STREAM_ENDED,
@@ -17,10 +18,8 @@ import {
 const SOCKET_HEADERS = ['upgrade', 'connection', 'sec-websocket-accept', OPENING_BYTES_HEADER];
 
 /**
- * Answers `GET` of a list's event stream in the worker, which holds the stream to its client
- * and a hibernatable WebSocket to the list's object: the object keeps no request open, so it
- * sleeps between changes, and the worker is billed for the CPU it spends, not for the time the
- * stream stays open. The object's refusal (404, 503, …) is the answer as it gave it.
+ * Answers `GET` of a list's event stream, fed by a hibernatable WebSocket to the list's object
+ * so that the object can sleep between changes; the object's refusal (404, 503, …) as it is.
  */
 export async function relayEvents(
   request: Request,
@@ -59,24 +58,30 @@ class EventRelay {
   ) {
     this.#listObject = listObject;
     this.#request = request;
-    this.#lastEventId = lastEventIdOf(request) ?? undefined;
+    this.#lastEventId = lastEventIdOf(request);
     this.#client = new EventClient(channel, request.signal, () => this.#stop());
     this.#heartbeat = setInterval(() => this.#client.send(PING), heartbeatSeconds * 1000);
     // A client that left before the stream began is never told so by its signal.
     if (request.signal.aborted) this.#client.end();
   }
 
-  /** Passes on what comes on `socket`, accepted: the first socket or one after a restart. */
-  listen(socket: WebSocket): void {
+  /** Passes on what comes on `socket`, accepted; `resumed`: it replaces one that was lost. */
+  listen(socket: WebSocket, resumed = false): void {
     this.#socket = socket;
+    let awaitingOpening = resumed;
     socket.addEventListener('message', ({ data }) => {
-      if (typeof data === 'string') this.#lastEventId = data;
-      else this.#client.send(new Uint8Array(data as ArrayBuffer));
+      if (typeof data === 'string') return void (this.#lastEventId = data);
+      const bytes = new Uint8Array(data as ArrayBuffer);
+      if (!awaitingOpening) return this.#client.send(bytes);
+      awaitingOpening = false;
+      // The new object could not go on from the last id: see `#reconnect`.
+      if (opensWithSnapshot(bytes)) this.#client.end();
+      else this.#client.send(withoutRetry(bytes));
     });
     const closed = (code: number) => {
       if (socket !== this.#socket || this.#ended) return;
       this.#socket = undefined;
-      if (code === STREAM_ENDED) this.#client.end();
+      if (code === STREAM_ENDED || awaitingOpening) this.#client.end();
       else void this.#reconnect();
     };
     socket.addEventListener('close', ({ code }) => closed(code));
@@ -84,27 +89,21 @@ class EventRelay {
   }
 
   /**
-   * The object restarted (evicted, deployed, moved): a new one takes the stream on after the
-   * last event delivered, with no gap and no repeat. When it cannot (its list was kept in
-   * memory, and started again), the stream ends, and the client's EventSource reconnects by
-   * id and gets the whole list.
+   * The object restarted (evicted, deployed, moved): a new one goes on after the last event
+   * delivered. Where it cannot (its list was kept in memory, and started again), the stream
+   * ends, and the client's EventSource reconnects by id and gets the whole list.
    */
   async #reconnect(): Promise<void> {
     try {
-      const request = upgradeOf(this.#request, this.#lastEventId);
-      const answer = await this.#listObject().fetch(request);
+      const answer = await this.#listObject().fetch(upgradeOf(this.#request, this.#lastEventId));
       const socket = answer.webSocket;
       if (socket === null) {
         await answer.body?.cancel();
         return this.#client.end();
       }
-      const opening = await openingOf(accepted(socket));
-      if (this.#ended || opensWithSnapshot(opening)) {
-        socket.close(STREAM_ENDED);
-        return this.#client.end();
-      }
-      this.#client.send(withoutRetry(opening));
-      this.listen(socket);
+      accepted(socket);
+      if (this.#ended) endStream(socket);
+      else this.listen(socket, true);
     } catch {
       this.#client.end();
     }
@@ -114,11 +113,7 @@ class EventRelay {
   #stop(): void {
     this.#ended = true;
     clearInterval(this.#heartbeat);
-    try {
-      this.#socket?.close(STREAM_ENDED);
-    } catch {
-      // Closed already.
-    }
+    if (this.#socket !== undefined) endStream(this.#socket);
   }
 }
 
@@ -135,25 +130,4 @@ function accepted(socket: WebSocket): WebSocket {
   socket.binaryType = 'arraybuffer';
   socket.accept();
   return socket;
-}
-
-/**
- * The first message on a new socket, which begins the opening of the stream; the socket is
- * listened to as soon as it is known, before the runtime dispatches the next message.
- */
-function openingOf(socket: WebSocket): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const opened = ({ data }: MessageEvent) => {
-      socket.removeEventListener('close', failed);
-      socket.removeEventListener('error', failed);
-      resolve(new Uint8Array(data as ArrayBuffer));
-    };
-    const failed = () => {
-      socket.removeEventListener('message', opened);
-      reject(new Error('The list’s object closed the stream before it opened.'));
-    };
-    socket.addEventListener('message', opened, { once: true });
-    socket.addEventListener('close', failed, { once: true });
-    socket.addEventListener('error', failed, { once: true });
-  });
 }

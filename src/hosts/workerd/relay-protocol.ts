@@ -1,34 +1,36 @@
 /**
  * How a list's object and the worker that carries one of its event streams speak over their
- * WebSocket. The object sends the stream's bytes as they are written, in binary messages of at
- * most `MAX_MESSAGE_BYTES`: first the opening (`retry`, then the snapshot or the changes the
- * client missed), then the changes. After the bytes of each write that holds events with ids,
- * it sends the id of the last of them as a text message: the worker resumes after the last id it
- * was sent, so an event counts as passed on only once all of it has come. The object answers
- * the WebSocket request with the opening's size, so the worker can queue all of it for a client
- * that reads slowly. When the object closes a socket, the stream ends there; any other close
- * means the object went away.
+ * WebSocket. The object sends the stream's bytes in binary messages, and after each write that
+ * holds events with ids, the last id as a text message: the worker resumes after the last id it
+ * was sent, so an event counts as passed on only once all of it has come.
  */
 
-/** The object ends the stream (the list was deleted, or started again with its object). */
+/** The object's close code: the stream ends. A socket closed otherwise lost its object. */
 export const STREAM_ENDED = 1000;
 
-/** The size of the opening, on the object's answer to the WebSocket request; not for clients. */
+/** Ends the stream on `socket`, which may have closed already. */
+export function endStream(socket: WebSocket): void {
+  try {
+    socket.close(STREAM_ENDED);
+  } catch {
+    // Closed already: there is no one left to tell.
+  }
+}
+
+/** The opening's size, on the object's answer, so the worker can queue it all for a slow client. */
 export const OPENING_BYTES_HEADER = 'x-todo-opening-bytes';
 
 /**
- * The largest message either side sends. workerd refuses a message over 32 MiB, and a list's
- * snapshot may be larger than that; smaller messages also let the worker pass a large opening
- * on while the rest arrives.
+ * The largest message either side sends: workerd refuses one over 32 MiB, which a snapshot may
+ * be, and smaller ones let the worker pass a large opening on while the rest arrives.
  */
 export const MAX_MESSAGE_BYTES = 1 << 20;
 
 const LF = 0x0a;
-const decoder = new TextDecoder();
 
 /**
- * `bytes`, one or more whole SSE messages, as WebSocket messages: whole SSE messages together
- * up to `MAX_MESSAGE_BYTES`, and one larger than that cut into pieces of that size.
+ * `bytes`, whole SSE messages, as WebSocket messages: whole SSE messages together up to
+ * `MAX_MESSAGE_BYTES`, and one larger than that cut into pieces of that size.
  */
 export function* messagesOf(bytes: Uint8Array): Generator<Uint8Array> {
   let start = 0;
@@ -55,7 +57,7 @@ function endOfMessage(bytes: Uint8Array, start: number): number {
 
 /** Whether an opening, by its first message, gives the whole list: after `retry`, a snapshot. */
 export function opensWithSnapshot(opening: Uint8Array): boolean {
-  const head = decoder.decode(opening.subarray(0, 200));
+  const head = new TextDecoder().decode(opening.subarray(0, 200));
   return /^retry: \d+\n\n(?:id: [^\n]*\n)?event: snapshot\n/.test(head);
 }
 

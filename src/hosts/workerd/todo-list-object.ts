@@ -6,19 +6,16 @@ import { base64UrlOf, bytesOfBase64Url } from '../../lists/list-id.ts';
 import type { LiveList } from '../../lists/live-list.ts';
 import { singleList } from '../../lists/single-list.ts';
 import type { StoredList } from '../../store/changes.ts';
-import { workerConfigOf } from './vars.ts';
+import { configFromVars } from './vars.ts';
 import { EventSockets } from './event-sockets.ts';
 
 /** The default list's object: every isolate addresses it by this name. */
 export const LIST_NAME = 'todos';
 
 /**
- * The object that holds the list with this id, or undefined when no object could. A named
- * list's id on workerd is its Durable Object's own id, in base64url (43 characters) rather than
- * hex: made by `newUniqueId()` (16 random bytes and 16 of a MAC under the namespace's key) or,
- * for a list made with an `Idempotency-Key`, by `idFromName` from the key. The runtime's own
- * `idFromString` checks that it belongs to the namespace, so an id nobody made is refused
- * before any object is woken, and no storage is ever made for it.
+ * The object that holds the list with this id, or undefined when none could. A named list's id
+ * is its object's own 32-byte id in base64url: `idFromString` checks its MAC against the
+ * namespace's key, so an id nobody made wakes no object and makes no storage.
  */
 export function objectIdOf(
   namespace: DurableObjectNamespace,
@@ -30,18 +27,16 @@ export function objectIdOf(
   try {
     return namespace.idFromString(hex);
   } catch {
-    // Not an id of this namespace: the MAC does not match.
     return undefined;
   }
 }
 
 /** The bindings `wrangler.toml` gives the worker and the objects. */
 export interface Env {
-  /** The namespace of the objects that hold the lists, one object a list. */
   readonly TODO_LIST: DurableObjectNamespace<TodoListObject>;
   /** `public/`, uploaded as Workers static assets. */
   readonly ASSETS: Fetcher;
-  /** The `[vars]`: the handler's limits, read by `workerConfigOf` (vars.ts). */
+  /** The `[vars]`, read by `configFromVars`. */
   readonly [variable: string]: unknown;
 }
 
@@ -51,12 +46,9 @@ export type ListCreated =
   | { readonly refused: { readonly status: number; readonly detail: string } };
 
 /**
- * One list's object, reached from whichever isolate: the default list's (`/api/todos`,
- * `/api/sse`), or a named list's (`/api/lists/{id}/…`), whose id is the object's own. It holds
- * the list's routes, and with them the list, in its memory; see `singleList` for where each
- * kind of list is kept. Its event streams are hibernatable WebSockets to the workers that carry
- * them to their clients (`EventSockets`): it keeps no timer and no request open, so it leaves
- * memory when nothing changes, and is woken for the next change.
+ * One list's object: the default list's, or a named list's, whose id is the object's own. Its
+ * event streams are hibernatable WebSockets to the workers that carry them (`EventSockets`): it
+ * keeps no timer and no request open, so it leaves memory when nothing changes.
  */
 export class TodoListObject extends DurableObject<Env> {
   protected readonly app: App;
@@ -65,19 +57,18 @@ export class TodoListObject extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    const config = workerConfigOf(env);
+    const config = configFromVars(env);
     // The worker answers every request itself while `[vars]` are wrong: none reaches here.
     if (config instanceof ConfigError) throw config;
     const isDefault = ctx.id.equals(env.TODO_LIST.idFromName(LIST_NAME));
     const idBytes = Uint8Array.from(ctx.id.toString().match(/../g)!, (hex) => parseInt(hex, 16));
     this.#listId = isDefault ? undefined : base64UrlOf(idBytes);
-    this.#sockets = new EventSockets(ctx, () => this.#list()!.store.run);
+    this.#sockets = new EventSockets(ctx, () => this.#list());
     const { storage } = ctx;
     const lists = singleList({
       listId: this.#listId,
       keepDefault: config.storage === 'sqlite',
-      // The object's SQLite storage: its writes are held back from the network until they
-      // are durable (the output gate), so no answer outruns its commit.
+      // The output gate holds answers back until the writes are durable: none outruns its commit.
       sql: {
         all: <Row extends object>(sql: string, ...params: (string | number | null)[]) =>
           storage.sql.exec(sql, ...params).toArray() as Row[],
@@ -92,12 +83,12 @@ export class TodoListObject extends DurableObject<Env> {
       lists,
       host: { openEventChannel: this.#sockets.open, writesHeartbeats: false },
     });
-    this.#sockets.adoptAll(() => this.#list());
+    this.#sockets.adoptAll();
   }
 
   /**
-   * Makes this object's list, named `title`: the worker's `POST /api/lists`, by RPC. A refusal
-   * comes back as a value: an error thrown across RPC loses its class and its status.
+   * Makes this object's list: the worker's `POST /api/lists`, by RPC. A refusal comes back as a
+   * value: an error thrown across RPC loses its class and its status.
    */
   async create(title: string, idempotencyKey?: string): Promise<ListCreated> {
     try {
@@ -108,11 +99,8 @@ export class TodoListObject extends DurableObject<Env> {
     }
   }
 
-  // The object, not the worker, must finish the body: workerd breaks the worker-to-object body
-  // pipe when the object answers first, and the client then sees a reset or a hang.
   override fetch(request: Request): Promise<Response> {
-    // The worker's request for a stream's socket, which outlives it: the handler must not hear
-    // it end.
+    // The request for a stream's socket, which outlives it: the handler must not hear it end.
     if (request.method === 'GET' && request.headers.get('upgrade') === 'websocket') {
       return this.app.fetch(new Request(request.url, { headers: request.headers }));
     }
@@ -134,18 +122,17 @@ export class TodoListObject extends DurableObject<Env> {
 }
 
 /**
- * How much of a refused body is still read: the largest body Cloudflare passes to a worker on
- * its Free and Pro plans. Less, and a body that goes on past it gets a reset, not the answer.
+ * How much of a refused body is still read: the most Cloudflare passes a worker on its Free and
+ * Pro plans. Less, and a longer body gets a reset, not the answer.
  */
 const READ_REST_LIMIT_BYTES = 100 * 1024 * 1024;
 
 /**
- * Answers `request` with `answer`, passing the body on through a stream of its own, and reads
- * what the handler left unread (up to `READ_REST_LIMIT_BYTES`) before the answer goes out:
- * workerd resets a connection whose body is still arriving when the response ends, and breaks
- * a body piped on to a Durable Object ("Network connection lost"). With `passAtMost`, the
- * stream passed on ends after that many bytes: the worker passes the object no more than its
- * handler needs to refuse a body, so the object can always read what it was given to the end.
+ * Answers `request` with `answer`, then reads the rest of the body (up to `READ_REST_LIMIT_BYTES`)
+ * before the answer goes out: workerd resets a connection whose body is still arriving when the
+ * response ends, and an object that answers first breaks the body piped to it ("Network
+ * connection lost"). `passAtMost`: the worker passes an object only what its handler needs to
+ * refuse a body, so the object can read all it was given.
  */
 export async function answerAfterBody(
   request: Request,

@@ -23,31 +23,11 @@ export function varNameOf(group: string, key: string): string {
   return `${group}_${key}`.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase();
 }
 
-/** This isolate's configuration, read once, or what is wrong with it. */
-let read: { readonly vars: unknown; readonly config: WorkerConfig | ConfigError } | undefined;
-
 /**
- * The configuration in `vars`, the `[vars]` of `wrangler.toml`, read once an isolate, or the
- * `ConfigError` that says what is wrong with them. One variable a key of the handler's
- * configuration (see `varNameOf`), checked by the rules the Node host applies to its YAML; a
- * variable left out takes the default, and a number may come as a JSON number or as a string
- * of digits, since the dashboard and `--var` only set strings. Every problem is reported.
+ * The configuration in `wrangler.toml`'s `[vars]`, or the `ConfigError` that lists all that is
+ * wrong, by the rules the Node host applies to its YAML. A number may come as a string of
+ * digits: the dashboard and `--var` only set strings.
  */
-export function workerConfigOf(
-  vars: Readonly<Record<string, unknown>>,
-): WorkerConfig | ConfigError {
-  if (read?.vars !== vars) {
-    read = { vars, config: configFromVars(vars) };
-    if (read.config instanceof ConfigError) {
-      console.error(
-        `The worker's [vars] are wrong; it answers 500 until they are fixed.\n${read.config.message}`,
-      );
-    }
-  }
-  return read.config;
-}
-
-/** The configuration in `vars`, read anew: see `workerConfigOf`. */
 export function configFromVars(
   vars: Readonly<Record<string, unknown>>,
 ): WorkerConfig | ConfigError {

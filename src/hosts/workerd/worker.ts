@@ -7,7 +7,7 @@ import { isApiPath, Responses } from '../../http/responses.ts';
 import { pathOf, type Handler } from '../../http/router.ts';
 import type { ListDirectory } from '../../lists/directory.ts';
 import { LISTS_PATH } from '../../model/resources.ts';
-import { workerConfigOf, type WorkerConfig } from './vars.ts';
+import { configFromVars, type WorkerConfig } from './vars.ts';
 import { relayEvents } from './event-relay.ts';
 import { answerAfterBody, LIST_NAME, objectIdOf, type Env } from './todo-list-object.ts';
 
@@ -17,9 +17,8 @@ export { TodoListObject } from './todo-list-object.ts';
 const keyedName = (key: string) => `${IDEMPOTENCY_KEY} ${key}`;
 
 /**
- * The lists as the worker sees them: it holds none, and makes each new one in an object of
- * its own. A request for a list it could name went to that list's object before the handler.
- * A list made with an `Idempotency-Key` is made in the object named after the key, which
+ * The lists as the worker sees them: it holds none, and makes each new one in an object of its
+ * own. A list made with an `Idempotency-Key` is made in the object named after the key, which
  * answers a retry as it answered the first create: there is no directory of keys to consult.
  */
 function workerLists({ TODO_LIST }: Env): ListDirectory {
@@ -38,18 +37,15 @@ function workerLists({ TODO_LIST }: Env): ListDirectory {
   };
 }
 
-/** Any origin will do: the binding looks only at the path. */
-const ASSETS_ORIGIN = 'https://assets.invalid';
-
 /**
- * `public/` as Workers static assets, read through the `ASSETS` binding. The handler decides
- * which paths may be served and with which headers, as it does on Node; `html_handling = "none"`
- * in `wrangler.toml` makes the binding answer each file at its own path, without redirects.
+ * `public/` as Workers static assets, served as the handler decides, as on Node:
+ * `html_handling = "none"` makes the binding answer each file at its own path, no redirects.
  */
 function workersAssets(assets: Fetcher): AssetSource {
   return {
     async read(path) {
-      const url = `${ASSETS_ORIGIN}/${path.split('/').map(encodeURIComponent).join('/')}`;
+      // Any origin will do: the binding looks only at the path.
+      const url = `https://assets.invalid/${path.split('/').map(encodeURIComponent).join('/')}`;
       const response = await assets.fetch(url);
       if (response.status === 404) {
         await response.body?.cancel();
@@ -62,27 +58,21 @@ function workersAssets(assets: Fetcher): AssetSource {
 }
 
 /**
- * The object of the list a path names, and whether the path is its event stream: the default
- * list's object by its name, a named list's by its id, which is the object's own. An id the
- * runtime does not recognise names no object: the worker's own handler answers it, exactly as
- * an object answers for a list that is gone.
+ * The object of the list a path names, and whether the path is its event stream. An id the
+ * runtime does not recognise names none: the worker's handler answers as for a list gone.
  */
 function listObjectOf(
   path: string,
-  env: Env,
+  { TODO_LIST }: Env,
 ): { object: () => DurableObjectStub; stream: boolean } | undefined {
   // A list's stream, with any trailing slashes, as the router matches it.
-  const trimmed = path.replace(/\/+$/, '');
+  const stream = /^\/api\/(lists\/[^/]+\/)?sse\/*$/.test(path);
   if (/^\/api\/(todos|sse)(\/|$)/.test(path)) {
-    const object = () => env.TODO_LIST.get(env.TODO_LIST.idFromName(LIST_NAME));
-    return { object, stream: trimmed === '/api/sse' };
+    return { object: () => TODO_LIST.get(TODO_LIST.idFromName(LIST_NAME)), stream };
   }
   if (!path.startsWith(`${LISTS_PATH}/`)) return undefined;
-  const [listId, ...rest] = path.slice(LISTS_PATH.length + 1).split('/');
-  const objectId = objectIdOf(env.TODO_LIST, listId!);
-  if (objectId === undefined) return undefined;
-  const stream = rest[0] === 'sse' && rest.slice(1).every((part) => part === '');
-  return { object: () => env.TODO_LIST.get(objectId), stream };
+  const objectId = objectIdOf(TODO_LIST, path.slice(LISTS_PATH.length + 1).split('/')[0]!);
+  return objectId && { object: () => TODO_LIST.get(objectId), stream };
 }
 
 /** What this isolate read from `[vars]` on its first request, and its handler. */
@@ -100,8 +90,7 @@ function route(request: Request, env: Env): Promise<Response> {
     );
   }
   const { config, handler } = isolate;
-  const path = pathOf(request.url);
-  const list = listObjectOf(path, env);
+  const list = listObjectOf(pathOf(request.url), env);
   if (list?.stream && request.method === 'GET') {
     return relayEvents(request, list.object, config.app.sse.heartbeatSeconds);
   }
@@ -112,13 +101,16 @@ function route(request: Request, env: Env): Promise<Response> {
 }
 
 function started(env: Env): { config: WorkerConfig; handler: Handler } | ConfigError {
-  const config = workerConfigOf(env);
-  if (config instanceof ConfigError) return config;
+  const config = configFromVars(env);
+  if (config instanceof ConfigError) {
+    console.error(
+      `The worker's [vars] are wrong; it answers 500 until they are fixed.\n${config.message}`,
+    );
+    return config;
+  }
   const lists = () => workerLists(env);
   const app = createApp({ config: config.app, lists, host: { assets: workersAssets(env.ASSETS) } });
   return { config, handler: app.fetch };
 }
 
-export default {
-  fetch: (request, env) => route(request, env),
-} satisfies ExportedHandler<Env>;
+export default { fetch: route } satisfies ExportedHandler<Env>;
