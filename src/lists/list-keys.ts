@@ -1,29 +1,5 @@
-import { HttpProblem } from '../http/problem.ts';
-import { IDEMPOTENCY_KEY } from '../http/request.ts';
 import type { KeyedList } from '../storage/list-rows.ts';
-import type { StoredList } from '../store/changes.ts';
-
-/**
- * The answer to a list create with `title` whose key made `keyed`, as the first answer was:
- * 422 when the key made a list of another title, 410 once that list is deleted, so that a
- * key never brings a deleted list back. "The same body" is the same title, as validated.
- */
-export function listToReplay(keyed: KeyedList, title: string, exists: boolean): StoredList {
-  if (keyed.made.info.title !== title) {
-    throw new HttpProblem(
-      422,
-      `This ${IDEMPOTENCY_KEY} was used to make a list with another title; ` +
-        'send a new key for a different list.',
-    );
-  }
-  if (!exists) {
-    throw new HttpProblem(
-      410,
-      `The list this ${IDEMPOTENCY_KEY} made has been deleted; send a new key to make another.`,
-    );
-  }
-  return keyed.made;
-}
+import { firstRequestUnanswered, listToReplay, type StoredList } from '../store/changes.ts';
 
 /** A key whose create is under way. */
 const BEING_MADE = 'being made';
@@ -39,10 +15,13 @@ export class ListKeys {
   /** Deleted lists' keys, the oldest deletion first. */
   readonly #deleted = new Set<string>();
   readonly #keepDeleted: number;
+  /** Whether the list is there, neither deleted nor being deleted. */
+  readonly #exists: (listId: string) => boolean;
 
-  /** `kept` is as `ListStores.keptKeys` gives it: deleted lists' keys in deletion order. */
+  /** `kept`: as `ListStores.keptKeys` gives them, deleted lists' keys in deletion order. */
   constructor(kept: Iterable<KeyedList>, exists: (listId: string) => boolean, keepDeleted: number) {
     this.#keepDeleted = keepDeleted;
+    this.#exists = exists;
     for (const keyed of kept) {
       this.#keys.set(keyed.idempotencyKey, keyed);
       if (exists(keyed.made.info.id)) this.#keyOfList.set(keyed.made.info.id, keyed.idempotencyKey);
@@ -51,16 +30,10 @@ export class ListKeys {
   }
 
   /** The earlier create's answer for `key`, if there was one; throws 409, 410 or 422. */
-  replay(key: string, title: string, exists: (listId: string) => boolean): StoredList | undefined {
+  replay(key: string, title: string): StoredList | undefined {
     const keyed = this.#keys.get(key);
-    if (keyed === BEING_MADE) {
-      throw new HttpProblem(
-        409,
-        `The first request with this ${IDEMPOTENCY_KEY} is still being handled; ` +
-          'retry once it is answered.',
-      );
-    }
-    return keyed && listToReplay(keyed, title, exists(keyed.made.info.id));
+    if (keyed === BEING_MADE) throw firstRequestUnanswered();
+    return keyed && listToReplay(keyed.made, title, this.#exists(keyed.made.info.id));
   }
 
   beginMaking(key: string): void {
@@ -77,7 +50,7 @@ export class ListKeys {
     this.#keyOfList.set(keyed.made.info.id, keyed.idempotencyKey);
   }
 
-  /** Once `listId` is deleted: its key joins the deleted ones, and the oldest beyond the bound go. */
+  /** `listId` is deleted: its key joins the deleted ones, the oldest beyond the bound go. */
   deleted(listId: string): void {
     const key = this.#keyOfList.get(listId);
     if (key === undefined) return;

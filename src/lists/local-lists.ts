@@ -2,10 +2,10 @@ import { HttpProblem } from '../http/problem.ts';
 import type { ListStores, StoreOptions } from '../storage/kept-lists.ts';
 import type { StoredList } from '../store/changes.ts';
 import { ListStore } from '../store/list-store.ts';
-import { storeOptionsOf, type ListDirectory, type OpenListDirectory } from './directory.ts';
 import { newListId } from './list-id.ts';
 import { ListKeys } from './list-keys.ts';
-import { LiveList, type ListContext } from './live-list.ts';
+import { LiveList, storeOptionsOf, type ListContext } from './live-list.ts';
+import type { ListDirectory, OpenListDirectory } from './live-list.ts';
 
 /** Lists in memory only: a restart starts with an empty default list and no other. */
 export const memoryListStores: ListStores = {
@@ -24,9 +24,9 @@ export interface LocalListsOptions {
 }
 
 /**
- * Every list in this process's memory, in a Map by id: the default list and up to `maxLists`
- * named ones, kept in storage too when `stores` does. A probe with an id nobody made is one Map
- * lookup. What the Node host and the in-process handler serve.
+ * Every list in this process's memory, in a Map by id (a probe with an id nobody made is one
+ * lookup): the default list and up to `maxLists` named ones, kept in storage too when `stores`
+ * does. What the Node host and the in-process handler serve.
  */
 export function localLists(options: LocalListsOptions): OpenListDirectory {
   return (context) => new LocalLists(context, options);
@@ -52,17 +52,16 @@ class LocalLists implements ListDirectory {
     for (const store of this.#stores.openKept(this.#storeOptions)) {
       this.named.set(store.title.info.id, new LiveList(store, context));
     }
-    // The live lists' keys are bounded by `maxLists` already; the deleted lists' keys are kept
-    // for as many deletions, so that the keys held stay within twice the lists held, and a
-    // deleted list's key is refused for at least as long as it takes to make as many lists
-    // as the service can hold.
+    // Deleted lists' keys are kept for `maxLists` deletions: the keys held stay within twice the
+    // lists held, and a deleted list's key is refused while as many lists as the service holds
+    // are made.
     const exists = (id: string) => this.named.has(id);
     this.#keys = new ListKeys(this.#stores.keptKeys(), exists, this.#maxLists);
   }
 
   async create(title: string, idempotencyKey?: string): Promise<StoredList> {
     if (idempotencyKey !== undefined) {
-      const replayed = this.#keys.replay(idempotencyKey, title, (id) => this.named.has(id));
+      const replayed = this.#keys.replay(idempotencyKey, title);
       if (replayed !== undefined) return replayed;
     }
     if (this.named.size + this.#listsChanging >= this.#maxLists) {
@@ -90,22 +89,18 @@ class LocalLists implements ListDirectory {
   }
 
   async delete(list: LiveList): Promise<void> {
-    // Gone at once for the requests that come, or wait on a body, while its storage is
-    // deleted; back as it was if that fails. Its streams hear of it only once it is done.
+    // Gone at once for the requests that come while its storage is deleted; back if that fails.
     this.named.delete(list.id);
     this.#listsChanging += 1;
-    list.beginDeletion();
     try {
-      await this.#stores.remove(list.id, this.#maxLists);
+      await list.delete(() => this.#stores.remove(list.id, this.#maxLists));
     } catch (error) {
       this.named.set(list.id, list);
-      list.cancelDeletion();
       throw error;
     } finally {
       this.#listsChanging -= 1;
     }
     this.#keys.deleted(list.id);
-    list.markDeleted();
   }
 
   *inMemory(): Iterable<LiveList> {

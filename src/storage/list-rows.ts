@@ -11,22 +11,23 @@ export interface KeyedList {
 }
 
 /**
- * A new list under `key`, empty, titled as `info` says, in a run of its own: the statement that
- * adds its row, and the list as it starts.
+ * A new list under `key`, empty, titled as `info` says, in a run of its own: the statements that
+ * add its row, and with `idempotencyKey` the key's, and the list as it starts.
  */
-export function newListRow(key: string, info: ListInfo): { row: SqlStatement; start: KeptList } {
+export function newListRows(key: string, info: ListInfo, idempotencyKey?: string) {
   const run = newRunId();
   const version = eventIdOf({ run, sequence: 0 });
-  const row = statement(
-    `INSERT INTO lists (list, title_json, title_version, run, sequence, items_at)
-       VALUES (?, ?, ?, ?, 0, 0)`,
-    ...[key, JSON.stringify(info.title), version, run],
-  );
-  const title = { info, version, json: JSON.stringify(info) };
-  return {
-    row,
-    start: { run, sequence: 0, title, items: [], history: { baseId: version, changes: [] } },
-  };
+  const made = { info, version, json: JSON.stringify(info) };
+  const rows = [
+    statement(
+      `INSERT INTO lists (list, title_json, title_version, run, sequence, items_at)
+         VALUES (?, ?, ?, ?, 0, 0)`,
+      ...[key, JSON.stringify(info.title), version, run],
+    ),
+  ];
+  if (idempotencyKey !== undefined) rows.push(listKeyRow({ idempotencyKey, made }));
+  const start: KeptList = { run, sequence: 0, title: made, items: [], changes: [] };
+  return { rows, start };
 }
 
 /** Whether the list under `key` is kept in `db`. */
@@ -34,16 +35,9 @@ export function hasListRow(db: SqlDatabase, key: string): boolean {
   return db.all('SELECT 1 FROM lists WHERE list = ?', key).length > 0;
 }
 
-/** The statements that remove a list: its items, its changes and its row. */
-export function listDeletion(key: string): SqlStatement[] {
-  return ['list_items', 'list_changes', 'list_change_keys', 'lists'].map((table) =>
-    statement(`DELETE FROM ${table} WHERE list = ?`, key),
-  );
-}
-
 /**
  * The row that keeps the key a list was made with and that create's answer. It outlives the
- * list, for a while: see `keyDeletion`.
+ * list, for a while: see `listDeletion`.
  */
 export function listKeyRow({ idempotencyKey, made }: KeyedList): SqlStatement {
   return statement(
@@ -53,10 +47,10 @@ export function listKeyRow({ idempotencyKey, made }: KeyedList): SqlStatement {
 }
 
 /**
- * The statements, run with a list's deletion, that mark its key (if it was made with one) as
- * the latest deleted, and forget the deleted keys beyond the latest `kept`.
+ * The statements that remove a list, its items and its changes, and mark its key (if it was
+ * made with one) as the latest deleted, forgetting the deleted keys beyond the latest `keysKept`.
  */
-export function keyDeletion(listId: string, kept: number): SqlStatement[] {
+export function listDeletion(listId: string, keysKept: number): SqlStatement[] {
   const forgotten = `SELECT sequence FROM list_key_deletions
     WHERE sequence <= (SELECT MAX(sequence) FROM list_key_deletions) - ?`;
   return [
@@ -68,17 +62,13 @@ export function keyDeletion(listId: string, kept: number): SqlStatement[] {
     statement(
       `DELETE FROM list_keys WHERE idempotency_key IN
          (SELECT idempotency_key FROM list_key_deletions WHERE sequence IN (${forgotten}))`,
-      kept,
+      keysKept,
     ),
-    statement(`DELETE FROM list_key_deletions WHERE sequence IN (${forgotten})`, kept),
+    statement(`DELETE FROM list_key_deletions WHERE sequence IN (${forgotten})`, keysKept),
+    ...['list_items', 'list_changes', 'list_change_keys', 'lists'].map((table) =>
+      statement(`DELETE FROM ${table} WHERE list = ?`, listId),
+    ),
   ];
-}
-
-interface ListKeyRow {
-  idempotency_key: string;
-  list: string;
-  title_json: string;
-  version: string;
 }
 
 /**
@@ -87,7 +77,7 @@ interface ListKeyRow {
  */
 export function keptListKeys(db: SqlDatabase): KeyedList[] {
   return db
-    .all<ListKeyRow>(
+    .all<{ idempotency_key: string; list: string; title_json: string; version: string }>(
       `SELECT idempotency_key, list, title_json, version FROM list_keys
          LEFT JOIN list_key_deletions USING (idempotency_key) ORDER BY sequence`,
     )

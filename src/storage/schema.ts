@@ -1,18 +1,12 @@
 import type { SqlDatabase } from './sql.ts';
 
-/**
- * The format of the tables below. A database written in any other (by a version of the service
- * from before this one) is refused whole rather than read wrongly.
- */
+/** The format of the tables below: a database in any other is refused whole, never migrated. */
 const FORMAT = 1;
 
 /**
- * Every list in one database: a row of `lists` each, its items and its latest changes beside
- * it. The default list's key is `''`; a Durable Object holds one list, under that same key.
- *
- * Titles are kept as JSON strings (`title_json`), as the changes' data is: a title is stored
- * exactly as sent, and a JSON string may hold what SQLite's UTF-8 text cannot, a lone surrogate
- * such as `"\ud800"`, which as text would come back as U+FFFD.
+ * Every list in one database, under its key (`''` for the default list and for a Durable
+ * Object's one list). Titles are kept as JSON strings, as the changes' data is: JSON holds what
+ * SQLite's UTF-8 text cannot, a lone surrogate such as `"\ud800"` (text gives back U+FFFD).
  */
 const TABLES = [
   'CREATE TABLE storage_format (version INTEGER NOT NULL)',
@@ -44,7 +38,6 @@ const TABLES = [
      sequence INTEGER PRIMARY KEY, idempotency_key TEXT NOT NULL)`,
 ];
 
-/** Why a database cannot be used: its tables are of another format. */
 class StorageFormatError extends Error {
   constructor(found: string) {
     super(
@@ -56,10 +49,7 @@ class StorageFormatError extends Error {
   }
 }
 
-/**
- * Whether the database holds lists in this format: false when it is empty; a
- * `StorageFormatError` when it holds tables of another. Reading it writes nothing.
- */
+/** Whether the database holds lists in this format (false when empty); reading writes nothing. */
 export function isPrepared(db: SqlDatabase): boolean {
   const tables = db.all<{ name: string }>(
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' " +
