@@ -23,10 +23,7 @@ export interface ListDirectory {
   readonly defaultList: LiveList | undefined;
   /** The named lists by id; none for an id never made, deleted, or not an id at all. */
   readonly named: { get(id: string): LiveList | undefined };
-  /**
-   * Makes a named list, empty; an `HttpProblem` when no more can be made. With `idempotencyKey`,
-   * a key that made a list already gives that create's answer again, or a problem.
-   */
+  /** Makes an empty named list, or with a key used before, that create's answer again. */
   create(title: string, idempotencyKey?: string): Promise<StoredList>;
   /** Deletes a named list: it is gone from storage, and its streams end. */
   delete(list: LiveList): Promise<void>;

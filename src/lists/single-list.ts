@@ -1,6 +1,6 @@
 import { openList } from '../storage/kept-lists.ts';
-import { hasListRow, keptListKeys, listKeyRow, newListRows } from '../storage/list-rows.ts';
-import { isPrepared, prepare } from '../storage/schema.ts';
+import { hasListRow, isPrepared, keptListKeys, listKeyRow } from '../storage/schema.ts';
+import { newListRows, prepare } from '../storage/schema.ts';
 import { immediateWrites, runStatements, type SqlDatabase } from '../storage/sql.ts';
 import { listToReplay, type StoredList } from '../store/changes.ts';
 import { ListStore } from '../store/list-store.ts';
@@ -20,10 +20,9 @@ export interface SingleListOptions {
 
 /**
  * The one list a place holds, such as a Durable Object: the default list, kept as `keepDefault`
- * says, or a named one, kept in SQLite whatever else is said, since its place may leave memory
- * at any time and must find its list again. A named list is looked for on first use; until
- * `create` has run, or once it is deleted, there is none, and nothing is written. Each change is
- * committed at once: a Durable Object holds its answers back until they are durable.
+ * says, or a named one, always kept, since its place may leave memory at any time. A named list
+ * is looked for on first use; until `create` has run, or once it is deleted, there is none, and
+ * nothing is written. Each change is committed at once (`immediateWrites`).
  */
 export function singleList(options: SingleListOptions): OpenListDirectory {
   return (context) => {
@@ -86,10 +85,10 @@ class NamedList implements ListDirectory {
     if (exists) throw new Error('This place holds its list already.');
     const { sql } = this.#options;
     prepare(sql);
-    const { rows, start } = newListRows('', { id: this.#listId, title }, idempotencyKey);
+    const rows = newListRows('', { id: this.#listId, title }, idempotencyKey);
     sql.transaction(() => runStatements(sql, rows));
     this.#list = this.#open();
-    return start.title;
+    return this.#list.store.title;
   }
 
   async delete(list: LiveList): Promise<void> {

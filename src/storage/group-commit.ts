@@ -39,18 +39,15 @@ export interface CommitCounts {
  * made while the commit before it was under way, and goes on while each turn of the event loop
  * brings more (the writers the last commit answered send their next changes). It leaves at the
  * end of the first turn that brought nothing new, at `MAX_BATCH` changes, or after
- * `MAX_WAIT_MS`: a lone writer's batch leaves at the end of its own turn.
- *
- * A failed batch is rolled back whole: every change in it fails, and so does every change
- * queued behind it, which may have been judged against the failed ones. After `close`, the
- * changes made before it are still committed, and every later one fails, after them.
+ * `MAX_WAIT_MS`: a lone writer's batch leaves at the end of its own turn. A failed batch fails
+ * every change in it and every change queued behind it (`SqlWrites`).
  */
 export class GroupCommit implements SqlWrites {
   readonly #committer: Committer;
   /** Calls back once the turn of the event loop is over (Node: `setImmediate`). */
   readonly #schedule: (turnEnded: () => void) => void;
   #queue: { readonly write: Write; readonly done: WriteDone }[] = [];
-  /** Changes made after `close`, failed once those made before it are done. */
+  /** Changes made after `close`: they fail once those made before it are done. */
   readonly #refused: WriteDone[] = [];
   #gathering = false;
   #underWay = false;

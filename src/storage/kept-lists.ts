@@ -2,10 +2,9 @@ import { eventIdOf } from '../model/events.ts';
 import type { ListInfo, Todo } from '../model/resources.ts';
 import type { Change, KeptList, ListStoreOptions, StoredTodo } from '../store/changes.ts';
 import { ListStore } from '../store/list-store.ts';
-import { ListWriter, type ItemRowsAt } from './list-writer.ts';
-import { hasListRow, keptListKeys, listDeletion, newListRows } from './list-rows.ts';
-import type { KeyedList } from './list-rows.ts';
-import { prepare } from './schema.ts';
+import { ListWriter } from './list-writer.ts';
+import { hasListRow, keptListKeys, listDeletion, newListRows, prepare } from './schema.ts';
+import type { KeyedList } from './schema.ts';
 import { committed, runStatements, type SqlDatabase, type SqlWrites } from './sql.ts';
 
 export type StoreOptions = Pick<ListStoreOptions, 'keepChanges' | 'reportError'>;
@@ -36,9 +35,8 @@ export function sqliteListStores(db: SqlDatabase, writes: SqlWrites): ListStores
         .all<{ list: string }>("SELECT list FROM lists WHERE list != ''")
         .map(({ list }) => openList(db, writes, list, list, options)),
     create: async (info, options, idempotencyKey) => {
-      const { rows, start } = newListRows(info.id, info, idempotencyKey);
-      await committed(writes, rows);
-      return keptStore(writes, info.id, start, { sequence: 0, after: [] }, options);
+      await committed(writes, newListRows(info.id, info, idempotencyKey));
+      return openList(db, writes, info.id, info.id, options);
     },
     remove: (listId, deletedKeysKept) => committed(writes, listDeletion(listId, deletedKeysKept)),
     keptKeys: () => keptListKeys(db),
@@ -58,22 +56,11 @@ export function openList(
   options: StoreOptions,
 ): ListStore {
   const { start, itemRows } = db.transaction(() => {
-    if (!hasListRow(db, key)) runStatements(db, newListRows(key, { id: listId, title: '' }).rows);
+    if (!hasListRow(db, key)) runStatements(db, newListRows(key, { id: listId, title: '' }));
     return keptList(db, key, listId, options.keepChanges);
   });
-  return keptStore(writes, key, start, itemRows, options);
-}
-
-function keptStore(
-  writes: SqlWrites,
-  key: string,
-  start: KeptList,
-  itemRows: ItemRowsAt,
-  options: StoreOptions,
-): ListStore {
   const writer = new ListWriter(writes, key, options.keepChanges, itemRows);
-  const persist = writer.persist.bind(writer);
-  return new ListStore({ ...options, start, persist });
+  return new ListStore({ ...options, start, persist: writer.persist.bind(writer) });
 }
 
 interface ChangeRow {

@@ -13,12 +13,10 @@ import {
 import { PendingChanges, type ListState } from './pending.ts';
 
 /**
- * One list, as readers see it: its title and its items in creation order (a Map keeps insertion
- * order, and a replaced value its place), every change committed. A change is made at once in
- * `withPending`, which the next change is checked against; once `persist` has committed it, it
- * shows here, is kept in the history and announced, and its promise resolves. Each change's id
- * is the list's version right after it: the list's run (new for each list that starts empty)
- * and a sequence number.
+ * One list as readers see it, every change committed: its title, and its items in creation
+ * order (a Map keeps a replaced value's place). A change is made at once in `withPending`,
+ * which the next change is checked against; once `persist` has committed it, it shows here, is
+ * kept in the history and announced. A change's id is the list's version right after it.
  */
 export class ListStore implements ListState {
   readonly run: string;
