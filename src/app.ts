@@ -11,7 +11,7 @@ import {
   type EventStreamStats,
   type OpenEventChannel,
 } from './live/event-channel.ts';
-import type { ListDirectory, OpenListDirectory } from './lists/directory.ts';
+import type { ListDirectory, OpenListDirectory } from './lists/live-list.ts';
 import { localLists } from './lists/local-lists.ts';
 import { LIST_PAGE } from './model/resources.ts';
 

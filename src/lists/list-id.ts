@@ -1,6 +1,3 @@
-/** How many random bytes a list id made in this process carries: 128 bits. */
-const ID_BYTES = 16;
-
 /** base64url without padding (RFC 4648, section 5): the alphabet of every list id. */
 export function base64UrlOf(bytes: Uint8Array): string {
   let binary = '';
@@ -24,5 +21,5 @@ export function bytesOfBase64Url(text: string): Uint8Array | undefined {
  * characters). Knowing it is what gives access to the list, so it must not be guessable.
  */
 export function newListId(): string {
-  return base64UrlOf(crypto.getRandomValues(new Uint8Array(ID_BYTES)));
+  return base64UrlOf(crypto.getRandomValues(new Uint8Array(16)));
 }

@@ -3,6 +3,8 @@ import { HttpProblem } from '../http/problem.ts';
 import type { StreamTally } from '../live/event-channel.ts';
 import { EventStreams, type StreamHost } from '../live/event-streams.ts';
 import { DEFAULT_LIST_PATHS, namedListPaths, type ListPaths } from '../model/resources.ts';
+import type { StoreOptions } from '../storage/kept-lists.ts';
+import type { StoredList } from '../store/changes.ts';
 import type { ListStore } from '../store/list-store.ts';
 
 /** What every list of an app shares: its settings, the host's ways, the tally of its streams. */
@@ -13,9 +15,30 @@ export interface ListContext {
 }
 
 /**
- * One answer for every id that names no list (never made, deleted, or not an id at all), so
- * that nothing in it tells which.
+ * The lists a handler serves. On Node, every list lives in the one process; on workerd, the
+ * worker only makes lists, and each Durable Object holds one.
  */
+export interface ListDirectory {
+  /** The list of `/api/todos` and `/api/sse`; undefined where this handler does not hold it. */
+  readonly defaultList: LiveList | undefined;
+  /** The named lists by id; none for an id never made, deleted, or not an id at all. */
+  readonly named: { get(id: string): LiveList | undefined };
+  /** Makes an empty named list, or with a key used before, that create's answer again. */
+  create(title: string, idempotencyKey?: string): Promise<StoredList>;
+  /** Deletes a named list: it is gone from storage, and its streams end. */
+  delete(list: LiveList): Promise<void>;
+  /** The lists in memory now, for shutdown and for what a host reports of its streams. */
+  inMemory(): Iterable<LiveList>;
+}
+
+/** Makes the directory of an app, once it knows its settings and host. */
+export type OpenListDirectory = (context: ListContext) => ListDirectory;
+
+export function storeOptionsOf({ config, host }: ListContext): StoreOptions {
+  return { keepChanges: config.sse.replayEvents, reportError: (error) => host.reportError(error) };
+}
+
+/** One answer for every id that names no list (never made, deleted, not an id): none says which. */
 export function noSuchList(): HttpProblem {
   return new HttpProblem(404, 'No list has this id.');
 }
@@ -23,21 +46,18 @@ export function noSuchList(): HttpProblem {
 const utf8 = new TextEncoder();
 
 /**
- * One list as the routes serve it: its store, where its routes are, and its event streams,
- * made when the first client opens one, so that a list nobody watches costs only its store. The
- * default list's id is `''`.
+ * One list as the routes serve it: its store, its paths, and its event streams, made when the
+ * first client opens one, so that a list nobody watches costs only its store.
  */
 export class LiveList {
   readonly store: ListStore;
   readonly paths: ListPaths;
   readonly #context: ListContext;
   #events: EventStreams | undefined;
-  /** Set while the list is being deleted, and once it is. */
   #deleting = false;
   #closed = false;
-  // The list's ETag is the store's version, so its JSON only needs making, and encoding, once
-  // per change: a host can send the bytes as they are, where a string is measured and encoded
-  // again for every answer.
+  // Made and encoded once per version (the list's ETag): a host sends the bytes as they are,
+  // where a string is measured and encoded again for every answer.
   #itemsJson: { readonly version: string; readonly bytes: Uint8Array } | undefined;
 
   constructor(store: ListStore, context: ListContext) {
@@ -68,18 +88,16 @@ export class LiveList {
     return this;
   }
 
-  /** The list's event streams, made on first use. */
   get events(): EventStreams {
     if (this.#events === undefined) {
       const { config, host, tally } = this.#context;
-      const itemsJson = () => this.itemsJson();
-      this.#events = new EventStreams(this.store, itemsJson, config.sse, host, tally);
+      this.#events = new EventStreams(this.store, () => this.itemsJson(), config.sse, host, tally);
       if (this.#closed) this.#events.close();
     }
     return this.#events;
   }
 
-  /** The JSON array of the items, encoded, made once per version of the list. */
+  /** The JSON array of the items, encoded. */
   itemsJson(): Uint8Array {
     const { version } = this.store;
     if (this.#itemsJson?.version !== version) {
@@ -89,19 +107,18 @@ export class LiveList {
     return this.#itemsJson.bytes;
   }
 
-  /** The list is being deleted: it takes no change from now on, unless the deletion fails. */
-  beginDeletion(): void {
+  /**
+   * Deletes the list: it takes no change while `remove` deletes its storage, and goes on as it
+   * was if that fails. Its streams hear of it, get the last event and end, once it is done.
+   */
+  async delete(remove: () => Promise<void>): Promise<void> {
     this.#deleting = true;
-  }
-
-  /** Its storage could not be deleted: the list goes on as it was. */
-  cancelDeletion(): void {
-    this.#deleting = false;
-  }
-
-  /** The list is deleted: its streams get the last event and end, and it takes no change. */
-  markDeleted(): void {
-    this.#deleting = true;
+    try {
+      await remove();
+    } catch (error) {
+      this.#deleting = false;
+      throw error;
+    }
     this.#events?.endForDeletion(this.store.title);
   }
 

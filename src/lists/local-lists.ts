@@ -1,11 +1,11 @@
 import { HttpProblem } from '../http/problem.ts';
 import type { ListStores, StoreOptions } from '../storage/kept-lists.ts';
-import type { StoredList } from '../store/changes.ts';
+import type { KeyedList } from '../storage/schema.ts';
+import { firstRequestUnanswered, listToReplay, type StoredList } from '../store/changes.ts';
 import { ListStore } from '../store/list-store.ts';
-import { storeOptionsOf, type ListDirectory, type OpenListDirectory } from './directory.ts';
 import { newListId } from './list-id.ts';
-import { ListKeys } from './list-keys.ts';
-import { LiveList, type ListContext } from './live-list.ts';
+import { LiveList, storeOptionsOf, type ListContext } from './live-list.ts';
+import type { ListDirectory, OpenListDirectory } from './live-list.ts';
 
 /** Lists in memory only: a restart starts with an empty default list and no other. */
 export const memoryListStores: ListStores = {
@@ -24,14 +24,23 @@ export interface LocalListsOptions {
 }
 
 /**
- * Every list in this process's memory, in a Map by id: the default list and up to `maxLists`
- * named ones, kept in storage too when `stores` does. A probe with an id nobody made is one Map
- * lookup. What the Node host and the in-process handler serve.
+ * Every list in this process's memory, in a Map by id (a probe with an id nobody made is one
+ * lookup): the default list and up to `maxLists` named ones, kept in storage too when `stores`
+ * does. What the Node host and the in-process handler serve.
  */
 export function localLists(options: LocalListsOptions): OpenListDirectory {
   return (context) => new LocalLists(context, options);
 }
 
+/** A key whose create is under way. */
+const BEING_MADE = 'being made';
+
+/**
+ * The lists, and the keys they were made with: every live list's, and the deleted lists' of the
+ * latest `maxLists` deletions, which answer 410 so that they cannot make their list again. So
+ * the keys held stay within twice the lists held, and a deleted list's key is refused while as
+ * many lists as the service holds are made; then it is forgotten, and makes a new list.
+ */
 class LocalLists implements ListDirectory {
   readonly defaultList: LiveList;
   readonly named = new Map<string, LiveList>();
@@ -39,9 +48,12 @@ class LocalLists implements ListDirectory {
   readonly #stores: ListStores;
   readonly #storeOptions: StoreOptions;
   readonly #maxLists: number;
-  readonly #keys: ListKeys;
   /** Lists being made or deleted: each holds its place under `maxLists` until it is done. */
   #listsChanging = 0;
+  readonly #keys = new Map<string, KeyedList | typeof BEING_MADE>();
+  readonly #keyOfList = new Map<string, string>();
+  /** Deleted lists' keys, the oldest deletion first. */
+  readonly #deletedKeys = new Set<string>();
 
   constructor(context: ListContext, options: LocalListsOptions) {
     this.#context = context;
@@ -52,18 +64,20 @@ class LocalLists implements ListDirectory {
     for (const store of this.#stores.openKept(this.#storeOptions)) {
       this.named.set(store.title.info.id, new LiveList(store, context));
     }
-    // The live lists' keys are bounded by `maxLists` already; the deleted lists' keys are kept
-    // for as many deletions, so that the keys held stay within twice the lists held, and a
-    // deleted list's key is refused for at least as long as it takes to make as many lists
-    // as the service can hold.
-    const exists = (id: string) => this.named.has(id);
-    this.#keys = new ListKeys(this.#stores.keptKeys(), exists, this.#maxLists);
+    // The deleted lists' keys come in the order they were deleted.
+    for (const keyed of this.#stores.keptKeys()) {
+      const { idempotencyKey: key, made } = keyed;
+      this.#keys.set(key, keyed);
+      if (this.named.has(made.info.id)) this.#keyOfList.set(made.info.id, key);
+      else this.#keepDeletedKey(key);
+    }
   }
 
   async create(title: string, idempotencyKey?: string): Promise<StoredList> {
-    if (idempotencyKey !== undefined) {
-      const replayed = this.#keys.replay(idempotencyKey, title, (id) => this.named.has(id));
-      if (replayed !== undefined) return replayed;
+    const keyed = idempotencyKey === undefined ? undefined : this.#keys.get(idempotencyKey);
+    if (keyed === BEING_MADE) throw firstRequestUnanswered();
+    if (keyed !== undefined) {
+      return listToReplay(keyed.made, title, this.named.has(keyed.made.info.id));
     }
     if (this.named.size + this.#listsChanging >= this.#maxLists) {
       throw new HttpProblem(
@@ -73,43 +87,56 @@ class LocalLists implements ListDirectory {
       );
     }
     this.#listsChanging += 1;
-    if (idempotencyKey !== undefined) this.#keys.beginMaking(idempotencyKey);
+    if (idempotencyKey !== undefined) this.#keys.set(idempotencyKey, BEING_MADE);
     let store: ListStore;
     try {
       const info = { id: newListId(), title };
       store = await this.#stores.create(info, this.#storeOptions, idempotencyKey);
     } catch (error) {
-      if (idempotencyKey !== undefined) this.#keys.abandon(idempotencyKey);
+      // Forgotten, so that a retry makes the list.
+      if (idempotencyKey !== undefined) this.#keys.delete(idempotencyKey);
       throw error;
     } finally {
       this.#listsChanging -= 1;
     }
-    this.named.set(store.title.info.id, new LiveList(store, this.#context));
-    if (idempotencyKey !== undefined) this.#keys.made({ idempotencyKey, made: store.title });
-    return store.title;
+    const made = store.title;
+    this.named.set(made.info.id, new LiveList(store, this.#context));
+    if (idempotencyKey !== undefined) {
+      this.#keys.set(idempotencyKey, { idempotencyKey, made });
+      this.#keyOfList.set(made.info.id, idempotencyKey);
+    }
+    return made;
   }
 
   async delete(list: LiveList): Promise<void> {
-    // Gone at once for the requests that come, or wait on a body, while its storage is
-    // deleted; back as it was if that fails. Its streams hear of it only once it is done.
+    // Gone at once for the requests that come while its storage is deleted; back if that fails.
     this.named.delete(list.id);
     this.#listsChanging += 1;
-    list.beginDeletion();
     try {
-      await this.#stores.remove(list.id, this.#maxLists);
+      await list.delete(() => this.#stores.remove(list.id, this.#maxLists));
     } catch (error) {
       this.named.set(list.id, list);
-      list.cancelDeletion();
       throw error;
     } finally {
       this.#listsChanging -= 1;
     }
-    this.#keys.deleted(list.id);
-    list.markDeleted();
+    const key = this.#keyOfList.get(list.id);
+    if (key === undefined) return;
+    this.#keyOfList.delete(list.id);
+    this.#keepDeletedKey(key);
   }
 
   *inMemory(): Iterable<LiveList> {
     yield this.defaultList;
     yield* this.named.values();
+  }
+
+  #keepDeletedKey(key: string): void {
+    this.#deletedKeys.add(key);
+    for (const oldest of this.#deletedKeys) {
+      if (this.#deletedKeys.size <= this.#maxLists) break;
+      this.#deletedKeys.delete(oldest);
+      this.#keys.delete(oldest);
+    }
   }
 }

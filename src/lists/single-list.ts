@@ -1,18 +1,11 @@
 import { openList } from '../storage/kept-lists.ts';
-import {
-  hasListRow,
-  keptListKeys,
-  listKeyRow,
-  newListRow,
-  type KeyedList,
-} from '../storage/list-rows.ts';
-import { isPrepared, prepare } from '../storage/schema.ts';
+import { hasListRow, isPrepared, keptListKeys, listKeyRow } from '../storage/schema.ts';
+import { newListRows, prepare } from '../storage/schema.ts';
 import { immediateWrites, runStatements, type SqlDatabase } from '../storage/sql.ts';
-import type { StoredList } from '../store/changes.ts';
+import { listToReplay, type StoredList } from '../store/changes.ts';
 import { ListStore } from '../store/list-store.ts';
-import { storeOptionsOf, type ListDirectory, type OpenListDirectory } from './directory.ts';
-import { listToReplay } from './list-keys.ts';
-import { LiveList, type ListContext } from './live-list.ts';
+import { LiveList, storeOptionsOf, type ListContext } from './live-list.ts';
+import type { ListDirectory, OpenListDirectory } from './live-list.ts';
 
 /** Which one list a place holds, and where it keeps it. */
 export interface SingleListOptions {
@@ -26,12 +19,10 @@ export interface SingleListOptions {
 }
 
 /**
- * The one list a place holds, such as a Durable Object: the default list, kept as
- * `keepDefault` says, or a named one, kept in SQLite whatever else is said, since its place may
- * leave memory at any time and must find its list again. A named list is looked for on first
- * use; until `create` has run, or once it is deleted, there is none, and nothing is written.
- * Its changes are each committed at once: a Durable Object holds its answers back until they
- * are durable.
+ * The one list a place holds, such as a Durable Object: the default list, kept as `keepDefault`
+ * says, or a named one, always kept, since its place may leave memory at any time. A named list
+ * is looked for on first use; until `create` has run, or once it is deleted, there is none, and
+ * nothing is written. Each change is committed at once (`immediateWrites`).
  */
 export function singleList(options: SingleListOptions): OpenListDirectory {
   return (context) => {
@@ -40,11 +31,9 @@ export function singleList(options: SingleListOptions): OpenListDirectory {
     // Opened on first use, as a request's: storage it cannot read is that request's error.
     let list: LiveList | undefined;
     const open = () => {
-      const storeOptions = storeOptionsOf(context);
-      const store = keepDefault
-        ? (prepare(sql), openList(sql, immediateWrites(sql), '', '', storeOptions))
-        : new ListStore(storeOptions);
-      return new LiveList(store, context);
+      if (!keepDefault) return new LiveList(new ListStore(storeOptionsOf(context)), context);
+      prepare(sql);
+      return openKept(sql, '', context);
     };
     return {
       get defaultList() {
@@ -58,28 +47,33 @@ export function singleList(options: SingleListOptions): OpenListDirectory {
   };
 }
 
+/** The list kept in `sql` under the key `''`, its id `listId`. */
+function openKept(sql: SqlDatabase, listId: string, context: ListContext): LiveList {
+  const store = openList(sql, immediateWrites(sql), '', listId, storeOptionsOf(context));
+  return new LiveList(store, context);
+}
+
 class NamedList implements ListDirectory {
   readonly defaultList = undefined;
   readonly named = { get: (id: string) => this.#find(id) };
   readonly #context: ListContext;
-  readonly #sql: SqlDatabase;
-  readonly #deleteAll: () => Promise<void>;
+  readonly #options: SingleListOptions;
   readonly #listId: string;
   /** Undefined until looked for; null when there is none. */
   #list: LiveList | null | undefined;
 
   constructor(context: ListContext, options: SingleListOptions, listId: string) {
     this.#context = context;
-    this.#sql = options.sql;
-    this.#deleteAll = () => options.deleteAll();
+    this.#options = options;
     this.#listId = listId;
   }
 
   #find(id: string): LiveList | undefined {
     if (id !== this.#listId) return undefined;
+    const { sql } = this.#options;
     // Reading the storage writes nothing: a place whose list is gone stays empty.
     if (this.#list === undefined) {
-      this.#list = isPrepared(this.#sql) && hasListRow(this.#sql, '') ? this.#open() : null;
+      this.#list = isPrepared(sql) && hasListRow(sql, '') ? this.#open() : null;
     }
     return this.#list ?? undefined;
   }
@@ -87,36 +81,32 @@ class NamedList implements ListDirectory {
   async create(title: string, idempotencyKey?: string): Promise<StoredList> {
     const exists = this.#find(this.#listId) !== undefined;
     const keyed = this.#keys().find((kept) => kept.idempotencyKey === idempotencyKey);
-    if (keyed !== undefined) return listToReplay(keyed, title, exists);
+    if (keyed !== undefined) return listToReplay(keyed.made, title, exists);
     if (exists) throw new Error('This place holds its list already.');
-    prepare(this.#sql);
-    const { row, start } = newListRow('', { id: this.#listId, title });
-    const made = start.title;
-    const keyRows = idempotencyKey === undefined ? [] : [listKeyRow({ idempotencyKey, made })];
-    this.#sql.transaction(() => runStatements(this.#sql, [row, ...keyRows]));
+    const { sql } = this.#options;
+    prepare(sql);
+    const rows = newListRows('', { id: this.#listId, title }, idempotencyKey);
+    sql.transaction(() => runStatements(sql, rows));
     this.#list = this.#open();
-    return made;
+    return this.#list.store.title;
   }
 
   async delete(list: LiveList): Promise<void> {
-    // Gone at once for the requests that come, or wait on a body, while the storage is wiped;
-    // back as it was if that fails. Its streams hear of it only once it is done.
+    // Gone at once for the requests that come while the storage is wiped; back if that fails.
     this.#list = null;
-    list.beginDeletion();
     const keyed = this.#keys();
+    const { sql } = this.#options;
     try {
-      await this.#deleteAll();
+      await list.delete(() => this.#options.deleteAll());
     } catch (error) {
       this.#list = list;
-      list.cancelDeletion();
       throw error;
     }
     // The key the list was made with stays, so that it cannot make the list again.
     if (keyed.length > 0) {
-      prepare(this.#sql);
-      this.#sql.transaction(() => runStatements(this.#sql, keyed.map(listKeyRow)));
+      prepare(sql);
+      sql.transaction(() => runStatements(sql, keyed.map(listKeyRow)));
     }
-    list.markDeleted();
   }
 
   inMemory(): Iterable<LiveList> {
@@ -124,16 +114,11 @@ class NamedList implements ListDirectory {
   }
 
   /** The key the list was made with, if it was; kept after the list is deleted. */
-  #keys(): KeyedList[] {
-    return isPrepared(this.#sql) ? keptListKeys(this.#sql) : [];
+  #keys() {
+    return isPrepared(this.#options.sql) ? keptListKeys(this.#options.sql) : [];
   }
 
   #open(): LiveList {
-    const sql = this.#sql;
-    const options = storeOptionsOf(this.#context);
-    return new LiveList(
-      openList(sql, immediateWrites(sql), '', this.#listId, options),
-      this.#context,
-    );
+    return openKept(this.#options.sql, this.#listId, this.#context);
   }
 }

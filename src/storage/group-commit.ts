@@ -1,4 +1,4 @@
-import { runStatements, type SqlDatabase, type SqlStatement, type SqlWrites } from './sql.ts';
+import { commitIn, type SqlDatabase, type SqlStatement, type SqlWrites } from './sql.ts';
 import type { Write, WriteDone } from './sql.ts';
 
 /**
@@ -8,14 +8,13 @@ import type { Write, WriteDone } from './sql.ts';
 const MAX_BATCH = 256;
 
 /**
- * How long a batch may go on gathering from its first change: a few commits' time on a disk
- * that flushes in a few hundred microseconds.
+ * How long a batch may go on gathering: a few commits' time on a disk that flushes in a few
+ * hundred microseconds.
  */
 const MAX_WAIT_MS = 2;
 
 /** Where a batch's transaction runs. */
 export interface Committer {
-  /** Runs `statements` in one transaction; calls `done` once it is committed, or with why not. */
   commit(statements: readonly SqlStatement[], done: WriteDone): void;
 }
 
@@ -25,19 +24,9 @@ export interface Committer {
  * the wait, and its batches came out smaller.
  */
 export function committerOn(db: SqlDatabase): Committer {
-  return {
-    commit(statements, done) {
-      try {
-        db.transaction(() => runStatements(db, statements));
-      } catch (error) {
-        return done(error ?? new Error('The commit failed.'));
-      }
-      done();
-    },
-  };
+  return { commit: (statements, done) => commitIn(db, statements, done) };
 }
 
-/** What the commits so far were like. */
 export interface CommitCounts {
   /** At index n, how many commits wrote n changes. */
   readonly sizes: readonly number[];
@@ -47,27 +36,21 @@ export interface CommitCounts {
 
 /**
  * Group commit: many changes in one transaction, with one fsync. A batch gathers the changes
- * made while the commit before it was under way, and goes on gathering while each turn of the
- * event loop brings more (the writers the last commit answered send their next changes). It
- * leaves at the end of the first turn that brought nothing new, or at `MAX_BATCH` changes, or
- * after `MAX_WAIT_MS`: a lone writer's batch leaves at the end of its own turn. Each change's
- * `done` is called once its transaction is durable, in the order the changes came.
- *
- * A batch whose transaction fails is rolled back whole: every change in it fails, and so does
- * every change made while it was under way, which may have been judged against the failed
- * ones. Once `close` is called, the changes made before it are still committed, and every
- * change made after it fails, after them.
+ * made while the commit before it was under way, and goes on while each turn of the event loop
+ * brings more (the writers the last commit answered send their next changes). It leaves at the
+ * end of the first turn that brought nothing new, at `MAX_BATCH` changes, or after
+ * `MAX_WAIT_MS`: a lone writer's batch leaves at the end of its own turn. A failed batch fails
+ * every change in it and every change queued behind it (`SqlWrites`).
  */
 export class GroupCommit implements SqlWrites {
   readonly #committer: Committer;
-  /** Runs its argument once the turn of the event loop is over (Node: `setImmediate`). */
+  /** Calls back once the turn of the event loop is over (Node: `setImmediate`). */
   readonly #schedule: (turnEnded: () => void) => void;
   #queue: { readonly write: Write; readonly done: WriteDone }[] = [];
-  /** Changes made after `close`, failed once those made before it are done. */
+  /** Changes made after `close`: they fail once those made before it are done. */
   readonly #refused: WriteDone[] = [];
   #gathering = false;
   #underWay = false;
-  #batches = 0;
   #closed = false;
   #closing: (() => void) | undefined;
   readonly #sizes: number[] = [];
@@ -120,7 +103,7 @@ export class GroupCommit implements SqlWrites {
 
   #send(): void {
     const batch = this.#queue.splice(0, MAX_BATCH);
-    const transaction = { id: (this.#batches += 1) };
+    const transaction = {};
     const started = performance.now();
     const committed = (error?: unknown) => {
       this.#underWay = false;
@@ -129,8 +112,7 @@ export class GroupCommit implements SqlWrites {
         this.#sizes[batch.length] = (this.#sizes[batch.length] ?? 0) + 1;
         for (const { done } of batch) done();
       } else {
-        const failed = error ?? new Error('The commit failed.');
-        for (const { done } of [...batch, ...this.#queue.splice(0)]) done(failed);
+        for (const { done } of [...batch, ...this.#queue.splice(0)]) done(error);
       }
       this.#gather();
     };

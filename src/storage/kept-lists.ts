@@ -2,19 +2,11 @@ import { eventIdOf } from '../model/events.ts';
 import type { ListInfo, Todo } from '../model/resources.ts';
 import type { Change, KeptList, ListStoreOptions, StoredTodo } from '../store/changes.ts';
 import { ListStore } from '../store/list-store.ts';
-import { ListWriter, type ItemRowsAt } from './list-writer.ts';
-import {
-  keptListKeys,
-  keyDeletion,
-  listDeletion,
-  listKeyRow,
-  newListRow,
-  type KeyedList,
-} from './list-rows.ts';
-import { prepare } from './schema.ts';
+import { ListWriter } from './list-writer.ts';
+import { hasListRow, keptListKeys, listDeletion, newListRows, prepare } from './schema.ts';
+import type { KeyedList } from './schema.ts';
 import { committed, runStatements, type SqlDatabase, type SqlWrites } from './sql.ts';
 
-/** What every store of a process is opened with. */
 export type StoreOptions = Pick<ListStoreOptions, 'keepChanges' | 'reportError'>;
 
 /** Where a process's lists are kept: in memory only, or in durable storage as well. */
@@ -24,22 +16,15 @@ export interface ListStores {
   openKept(options: StoreOptions): ListStore[];
   /** A new list's store, once the list is durable, and with `idempotencyKey` its key too. */
   create(info: ListInfo, options: StoreOptions, idempotencyKey?: string): Promise<ListStore>;
-  /**
-   * The keys lists were made with, kept from an earlier run: the live lists', then the deleted
-   * lists' of the latest deletions, in the order they were deleted.
-   */
+  /** The keys lists were made with, kept from an earlier run (`keptListKeys`). */
   keptKeys(): KeyedList[];
-  /**
-   * Resolves once the list is gone from storage, its items and changes with it; its key, if it
-   * was made with one, is kept with the keys of the latest `deletedKeysKept` deletions.
-   */
+  /** Once the list is gone from storage; its key is kept for `deletedKeysKept` deletions. */
   remove(listId: string, deletedKeysKept: number): Promise<void>;
 }
 
 /**
- * Every list kept in one SQLite database, under its id as the key (the default list's is
- * `''`): what a restart of the Node host with `storage.file` comes back to. Every write, of an
- * item or of a list, goes through `writes`, so each is committed after those made before it.
+ * Every list kept in one SQLite database, under its id. Every write, of an item or of a list,
+ * goes through `writes`, so each is committed after those made before it.
  */
 export function sqliteListStores(db: SqlDatabase, writes: SqlWrites): ListStores {
   prepare(db);
@@ -50,22 +35,18 @@ export function sqliteListStores(db: SqlDatabase, writes: SqlWrites): ListStores
         .all<{ list: string }>("SELECT list FROM lists WHERE list != ''")
         .map(({ list }) => openList(db, writes, list, list, options)),
     create: async (info, options, idempotencyKey) => {
-      const { row, start } = newListRow(info.id, info);
-      const made = start.title;
-      const keyRows = idempotencyKey === undefined ? [] : [listKeyRow({ idempotencyKey, made })];
-      await committed(writes, [row, ...keyRows]);
-      return keptStore(writes, info.id, start, { sequence: 0, after: [] }, options);
+      await committed(writes, newListRows(info.id, info, idempotencyKey));
+      return openList(db, writes, info.id, info.id, options);
     },
-    remove: (listId, deletedKeysKept) =>
-      committed(writes, [...keyDeletion(listId, deletedKeysKept), ...listDeletion(listId)]),
+    remove: (listId, deletedKeysKept) => committed(writes, listDeletion(listId, deletedKeysKept)),
     keptKeys: () => keptListKeys(db),
   };
 }
 
 /**
  * The list kept under `key` (whose id clients know is `listId`), its row added empty if it has
- * none, as a store whose changes are written through `writes`: so a restart, or a Durable
- * Object leaving memory, loses nothing acknowledged, and event ids go on where they stopped.
+ * none, as a store whose changes are written through `writes`: a restart, or a Durable Object
+ * leaving memory, loses nothing acknowledged, and event ids go on where they stopped.
  */
 export function openList(
   db: SqlDatabase,
@@ -75,30 +56,13 @@ export function openList(
   options: StoreOptions,
 ): ListStore {
   const { start, itemRows } = db.transaction(() => {
-    if (db.all('SELECT 1 FROM lists WHERE list = ?', key).length === 0) {
-      runStatements(db, [newListRow(key, { id: listId, title: '' }).row]);
-    }
+    if (!hasListRow(db, key)) runStatements(db, newListRows(key, { id: listId, title: '' }));
     return keptList(db, key, listId, options.keepChanges);
   });
-  return keptStore(writes, key, start, itemRows, options);
-}
-
-function keptStore(
-  writes: SqlWrites,
-  key: string,
-  start: KeptList,
-  itemRows: ItemRowsAt,
-  options: StoreOptions,
-): ListStore {
   const writer = new ListWriter(writes, key, options.keepChanges, itemRows);
-  const persist = writer.persist.bind(writer);
-  return new ListStore({ ...options, start, persist });
+  return new ListStore({ ...options, start, persist: writer.persist.bind(writer) });
 }
 
-interface ItemsAt {
-  sequence: number;
-  items_at: number;
-}
 interface ChangeRow {
   sequence: number;
   type: Change['type'];
@@ -106,13 +70,10 @@ interface ChangeRow {
   idempotency_key: string | null;
 }
 
-/**
- * The list as its item rows hold it, at `items_at`, with the changes after that replayed over
- * them, and its latest `keepChanges` changes for clients that resume.
- */
+/** The list as its item rows hold it, the changes after them replayed, and its latest changes. */
 function keptList(db: SqlDatabase, key: string, listId: string, keepChanges: number) {
-  type ListRow = { title_json: string; title_version: string; run: string } & ItemsAt;
-  const [row] = db.all<ListRow>(
+  type ListRow = { title_json: string; title_version: string; run: string; sequence: number };
+  const [row] = db.all<ListRow & { items_at: number }>(
     'SELECT title_json, title_version, run, sequence, items_at FROM lists WHERE list = ?',
     key,
   );
@@ -154,10 +115,7 @@ function keptList(db: SqlDatabase, key: string, listId: string, keepChanges: num
     sequence,
     title: { info, version: row!.title_version, json: JSON.stringify(info) },
     items: [...items.values()],
-    history: {
-      baseId: eventIdOf({ run, sequence: sequence - recent.length }),
-      changes: recent.map((kept) => kept.change),
-    },
+    changes: recent.map((kept) => kept.change),
   };
   return { start, itemRows: { sequence: itemsAt, after } };
 }

@@ -1,11 +1,11 @@
 import { jsonOf, type Change, type ItemChange } from '../store/changes.ts';
-import { statement, type Batch, type SqlStatement, type SqlWrites, type WriteDone } from './sql.ts';
+import { statement, type SqlStatement, type SqlWrites } from './sql.ts';
+import type { Transaction, WriteDone } from './sql.ts';
 
 /**
  * How many changes of a list are written as changes alone before they are folded into its item
- * rows. An item's change then costs one row, not a row and its indexes, and an item made and
- * deleted within the same stretch never gets a row at all; loading a list replays fewer than
- * this many changes over its item rows.
+ * rows: a change then costs one row, not a row and its indexes, an item made and deleted in
+ * between never gets a row, and loading a list replays fewer than this many changes.
  */
 export const FOLD_EVERY = 1024;
 
@@ -22,24 +22,21 @@ export interface ItemRowsAt {
 
 /**
  * One list's changes on their way to SQLite, each a write of its own: the change's row (and a
- * create's `Idempotency-Key`), and for a rename the list's new title. The changes of one list in
- * one batch move the list's sequence once: the first of them writes that statement, and each
- * one after it moves it on to its own sequence. Every `FOLD_EVERY` changes, one of them also
- * folds the changes since the last fold into the item rows, and trims the kept changes to the
- * latest `keepChanges`: a change not yet folded is the only record of what it did.
+ * create's `Idempotency-Key`), and for a rename the list's new title. A list's changes in one
+ * transaction move its sequence with one statement: the first writes it, each later one moves
+ * its parameter on. Every `FOLD_EVERY` changes, one also folds the changes since the last fold
+ * into the item rows, and only then trims the kept changes to the latest `keepChanges`: a
+ * change not yet folded is the only record of what it did.
  */
 export class ListWriter {
   readonly #writes: SqlWrites;
   readonly #key: string;
   readonly #keepChanges: number;
-  /** The sequence statement of the batch being formed, if any is, and its sequence parameter. */
-  #moving: { readonly batch: Batch; readonly params: [number, string, number] } | undefined;
+  /** The sequence statement of the transaction being formed, if any, and its parameters. */
+  #moving: { readonly within: Transaction; readonly params: [number, string, number] } | undefined;
   /** The sequence the committed item rows hold. */
   #foldedAt: number;
-  /**
-   * The changes after `#foldedAt`, committed or on their way, one for each sequence from
-   * `#foldedAt + 1` on: a write that fails takes every later one with it.
-   */
+  /** The changes after `#foldedAt`, committed or on their way, one for each sequence. */
   readonly #unfolded: Change[];
   /** The sequences of the changes whose writes fold, not yet committed, in order. */
   readonly #folding: number[] = [];
@@ -55,7 +52,7 @@ export class ListWriter {
   persist(change: Change, sequence: number, done: WriteDone): void {
     this.#unfolded.push(change);
     this.#writes.enqueue(
-      (batch) => this.#statements(change, sequence, batch),
+      (transaction) => this.#statements(change, sequence, transaction),
       (error) => {
         this.#settled(sequence, error);
         done(error);
@@ -63,7 +60,7 @@ export class ListWriter {
     );
   }
 
-  #statements(change: Change, sequence: number, batch: Batch): readonly SqlStatement[] {
+  #statements(change: Change, sequence: number, transaction: Transaction): readonly SqlStatement[] {
     const key = this.#key;
     const rows = [
       statement(
@@ -93,23 +90,22 @@ export class ListWriter {
       rows.push(...this.#fold(this.#unfolded.slice(from, sequence - this.#foldedAt), sequence));
       this.#folding.push(sequence);
     }
-    if (this.#moving?.batch === batch) {
+    if (this.#moving?.within === transaction) {
       this.#moving.params[0] = sequence;
       return rows;
     }
     // If the sequence has moved already, another service has the same storage open and holds a
     // different list in memory: writing would make the two lists part ways, so the write fails.
     const params: [number, string, number] = [sequence, key, sequence - 1];
-    this.#moving = { batch, params };
+    this.#moving = { within: transaction, params };
     const sql = 'UPDATE lists SET sequence = ? WHERE list = ? AND sequence = ? RETURNING sequence';
     return [{ sql, params, orFail: SHARED_STORAGE }, ...rows];
   }
 
   /**
    * The statements that bring the item rows to `through`, the sequence of the last of
-   * `changes`: each item written once, as its last change left it, and not at all if it was
-   * made and deleted among them. New items are added in the order they were made, which is the
-   * order of the rows. The kept changes are trimmed here too, which spares each commit deletes.
+   * `changes`: each item written once, as its last change left it, new ones in the order they
+   * were made (the rows' order). Trimming the kept changes here spares each commit its deletes.
    */
   #fold(changes: readonly Change[], through: number): SqlStatement[] {
     const key = this.#key;
@@ -160,7 +156,7 @@ export class ListWriter {
       this.#foldedAt = sequence;
       return;
     }
-    // Neither this change nor any after it was written; nor was a fold among them.
+    // Neither this change nor any later one was written (`SqlWrites`), nor a fold among them.
     this.#unfolded.length = Math.min(this.#unfolded.length, sequence - 1 - this.#foldedAt);
     while ((this.#folding.at(-1) ?? -Infinity) >= sequence) this.#folding.pop();
   }

@@ -1,18 +1,15 @@
-import type { SqlDatabase } from './sql.ts';
+import { eventIdOf } from '../model/events.ts';
+import type { ListInfo } from '../model/resources.ts';
+import { newRunId, type StoredList } from '../store/changes.ts';
+import { statement, type SqlDatabase, type SqlStatement } from './sql.ts';
 
-/**
- * The format of the tables below. A database written in any other (by a version of the service
- * from before this one) is refused whole rather than read wrongly.
- */
+/** The format of the tables below: a database in any other is refused whole, never migrated. */
 const FORMAT = 1;
 
 /**
- * Every list in one database: a row of `lists` each, its items and its latest changes beside
- * it. The default list's key is `''`; a Durable Object holds one list, under that same key.
- *
- * Titles are kept as JSON strings (`title_json`), as the changes' data is: a title is stored
- * exactly as sent, and a JSON string may hold what SQLite's UTF-8 text cannot, a lone surrogate
- * such as `"\ud800"`, which as text would come back as U+FFFD.
+ * Every list in one database, under its key (`''` for the default list and for a Durable
+ * Object's one list). Titles are kept as JSON strings, as the changes' data is: JSON holds what
+ * SQLite's UTF-8 text cannot, a lone surrogate such as `"\ud800"` (text gives back U+FFFD).
  */
 const TABLES = [
   'CREATE TABLE storage_format (version INTEGER NOT NULL)',
@@ -34,7 +31,7 @@ const TABLES = [
   `CREATE TABLE list_change_keys (
      list TEXT NOT NULL, sequence INTEGER NOT NULL, idempotency_key TEXT NOT NULL,
      PRIMARY KEY (list, sequence)) WITHOUT ROWID`,
-  // The key a list was made with, and that create's answer (`list-rows.ts`).
+  // The key a list was made with, and that create's answer (`listKeyRow`).
   `CREATE TABLE list_keys (
      idempotency_key TEXT PRIMARY KEY, list TEXT NOT NULL, title_json TEXT NOT NULL,
      version TEXT NOT NULL) WITHOUT ROWID`,
@@ -44,7 +41,6 @@ const TABLES = [
      sequence INTEGER PRIMARY KEY, idempotency_key TEXT NOT NULL)`,
 ];
 
-/** Why a database cannot be used: its tables are of another format. */
 class StorageFormatError extends Error {
   constructor(found: string) {
     super(
@@ -56,10 +52,7 @@ class StorageFormatError extends Error {
   }
 }
 
-/**
- * Whether the database holds lists in this format: false when it is empty; a
- * `StorageFormatError` when it holds tables of another. Reading it writes nothing.
- */
+/** Whether the database holds lists in this format (false when empty); reading writes nothing. */
 export function isPrepared(db: SqlDatabase): boolean {
   const tables = db.all<{ name: string }>(
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' " +
@@ -79,4 +72,82 @@ export function prepare(db: SqlDatabase): void {
   db.transaction(() => {
     if (!isPrepared(db)) for (const statement of TABLES) db.run(statement);
   });
+}
+
+/** A list made by a create sent with an `Idempotency-Key`: the key, and that create's answer. */
+export interface KeyedList {
+  readonly idempotencyKey: string;
+  /** The list as the create answered: its id, the title it was made with, its first ETag. */
+  readonly made: StoredList;
+}
+
+/**
+ * The rows of a new list under `key`, empty, titled as `info` says, in a run of its own; with
+ * `idempotencyKey`, the key's too.
+ */
+export function newListRows(key: string, info: ListInfo, idempotencyKey?: string): SqlStatement[] {
+  const run = newRunId();
+  const version = eventIdOf({ run, sequence: 0 });
+  const rows = [
+    statement(
+      `INSERT INTO lists (list, title_json, title_version, run, sequence, items_at)
+         VALUES (?, ?, ?, ?, 0, 0)`,
+      ...[key, JSON.stringify(info.title), version, run],
+    ),
+  ];
+  if (idempotencyKey !== undefined) {
+    rows.push(listKeyRow({ idempotencyKey, made: { info, version, json: JSON.stringify(info) } }));
+  }
+  return rows;
+}
+
+export function hasListRow(db: SqlDatabase, key: string): boolean {
+  return db.all('SELECT 1 FROM lists WHERE list = ?', key).length > 0;
+}
+
+/** The row of the key a list was made with, and that create's answer; it outlives the list. */
+export function listKeyRow({ idempotencyKey, made }: KeyedList): SqlStatement {
+  return statement(
+    'INSERT INTO list_keys (idempotency_key, list, title_json, version) VALUES (?, ?, ?, ?)',
+    ...[idempotencyKey, made.info.id, JSON.stringify(made.info.title), made.version],
+  );
+}
+
+/**
+ * The statements that remove a list, its items and its changes, and mark its key (if it was
+ * made with one) the latest deleted, forgetting the deleted keys beyond the latest `keysKept`.
+ */
+export function listDeletion(listId: string, keysKept: number): SqlStatement[] {
+  const forgotten = `SELECT sequence FROM list_key_deletions
+    WHERE sequence <= (SELECT MAX(sequence) FROM list_key_deletions) - ?`;
+  return [
+    statement(
+      `INSERT INTO list_key_deletions (idempotency_key)
+         SELECT idempotency_key FROM list_keys WHERE list = ?`,
+      listId,
+    ),
+    statement(
+      `DELETE FROM list_keys WHERE idempotency_key IN
+         (SELECT idempotency_key FROM list_key_deletions WHERE sequence IN (${forgotten}))`,
+      keysKept,
+    ),
+    statement(`DELETE FROM list_key_deletions WHERE sequence IN (${forgotten})`, keysKept),
+    ...['list_items', 'list_changes', 'list_change_keys', 'lists'].map((table) =>
+      statement(`DELETE FROM ${table} WHERE list = ?`, listId),
+    ),
+  ];
+}
+
+/** Every key a list was made with: the live lists', then the deleted ones' in deletion order. */
+export function keptListKeys(db: SqlDatabase): KeyedList[] {
+  return db
+    .all<{ idempotency_key: string; list: string; title_json: string; version: string }>(
+      `SELECT idempotency_key, list, title_json, version FROM list_keys
+         LEFT JOIN list_key_deletions USING (idempotency_key) ORDER BY sequence`,
+    )
+    .map((row) => {
+      const info = { id: row.list, title: JSON.parse(row.title_json) as string };
+      const made = { info, version: row.version, json: JSON.stringify(info) };
+      return { idempotencyKey: row.idempotency_key, made };
+    });
 }

@@ -3,8 +3,7 @@ export type SqlValue = string | number | null;
 
 /**
  * The little of SQLite the storage needs, so that its SQL is written once for both hosts:
- * `node:sqlite` on Node, a Durable Object's own SQLite storage on workerd. Both run statements
- * synchronously.
+ * `node:sqlite` on Node, a Durable Object's SQLite on workerd. Both run statements synchronously.
  */
 export interface SqlDatabase {
   /** The rows of a query, each as an object keyed by column. */
@@ -14,10 +13,7 @@ export interface SqlDatabase {
   transaction<T>(work: () => T): T;
 }
 
-/**
- * One statement, as data, to run where and when its transaction is. With `orFail`, a statement
- * whose RETURNING must give a row; when it gives none, the write fails with `orFail`.
- */
+/** A statement to run in its transaction; with `orFail`, one whose RETURNING must give a row. */
 export interface SqlStatement {
   readonly sql: string;
   readonly params: readonly SqlValue[];
@@ -38,19 +34,26 @@ export function runStatements(db: SqlDatabase, statements: readonly SqlStatement
 /** What a write hears once its transaction is over: nothing if it was committed, else why not. */
 export type WriteDone = (error?: unknown) => void;
 
-/** The transaction a write is in: writes handed the same one share it. */
-export interface Batch {
-  readonly id: number;
+/** Runs `statements` in one transaction, then calls `done`, with the error if it failed. */
+export function commitIn(db: SqlDatabase, statements: readonly SqlStatement[], done: WriteDone) {
+  try {
+    db.transaction(() => runStatements(db, statements));
+  } catch (error) {
+    return done(error ?? new Error('The commit failed.'));
+  }
+  done();
 }
 
+/** The transaction a write is in, told by identity: writes handed the same one share it. */
+export type Transaction = object;
+
 /** One change's write, asked for its statements when its transaction is formed. */
-export type Write = (batch: Batch) => readonly SqlStatement[];
+export type Write = (transaction: Transaction) => readonly SqlStatement[];
 
 /**
- * How writes reach a database: each in a transaction of its own, or many in one
- * (`GroupCommit`). A write's `done` is called once its transaction is committed or has failed,
- * in the order the writes were enqueued; when one fails, every write enqueued after it that is
- * not yet done fails too, since it may have been judged against the one that failed.
+ * How writes reach a database: each in a transaction of its own, or many in one (`GroupCommit`).
+ * Writes are done in the order they were enqueued; when one fails, every later write not yet
+ * done fails too, since it may have been judged against the one that failed.
  */
 export interface SqlWrites {
   enqueue(write: Write, done: WriteDone): void;
@@ -58,21 +61,10 @@ export interface SqlWrites {
 
 /**
  * Every write in a transaction of its own, done before `enqueue` returns: a Durable Object's,
- * whose storage coalesces the writes of one turn and holds answers back until they are durable
- * (the output gate), so no answer outruns its commit.
+ * whose output gate holds answers back until the turn's writes are durable.
  */
 export function immediateWrites(db: SqlDatabase): SqlWrites {
-  let batches = 0;
-  return {
-    enqueue(write, done) {
-      try {
-        db.transaction(() => runStatements(db, write({ id: (batches += 1) })));
-      } catch (error) {
-        return done(error ?? new Error('The transaction failed.'));
-      }
-      done();
-    },
-  };
+  return { enqueue: (write, done) => commitIn(db, write({}), done) };
 }
 
 /** Writes `statements` as one write through `writes`; resolves once they are committed. */

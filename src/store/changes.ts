@@ -2,11 +2,7 @@ import { HttpProblem } from '../http/problem.ts';
 import { IDEMPOTENCY_KEY } from '../http/request.ts';
 import type { ListInfo, Todo, TodoFields } from '../model/resources.ts';
 
-/**
- * An item at one version: the item, the version (its ETag, the id of the event that made it),
- * and its JSON, encoded once for every answer, stored row and event that carries it. Every
- * version is a new object, never one changed in place.
- */
+/** An item at one version (its ETag: the id of the change that made it), and its JSON. */
 export interface StoredTodo {
   readonly todo: Todo;
   readonly version: string;
@@ -20,10 +16,7 @@ export interface StoredList {
   readonly json: string;
 }
 
-/**
- * A change of an item, as its event tells it: `id` is the event's id, and `item` the item it
- * made, or for `deleted` the item as it was. A create sent with an `Idempotency-Key` keeps it.
- */
+/** `item`: the item made, or for `deleted` as it was; `key`: a create's `Idempotency-Key`. */
 export interface ItemChange {
   readonly type: 'created' | 'updated' | 'deleted';
   readonly id: string;
@@ -41,22 +34,14 @@ interface TitleChange {
 /** Every change a list's store makes, in order; each is one event of its stream. */
 export type Change = ItemChange | TitleChange;
 
-/** The JSON a change's event carries: the item, or the list. */
 export function jsonOf(change: Change): string {
   return change.type === 'list-renamed' ? change.list.json : change.item.json;
 }
 
-/** Changes in order, and the version of the list just before the first of them. */
-export interface ChangeHistory {
-  readonly baseId: string;
-  readonly changes: readonly Change[];
-}
-
 /**
- * A list's latest changes, kept so that a client reconnecting with the id of the last event it
- * saw gets exactly the changes it missed, and a retried create finds what its key made. Ids
- * are only compared, never parsed: an id this history does not hold (another run's, a made-up
- * one, one too old) cannot be answered.
+ * A list's latest changes, so that a client resuming from the last event id it saw gets exactly
+ * the changes it missed, and a retried create finds what its key made. Ids are only compared,
+ * never parsed: an id not kept here (another run's, made up, too old) cannot be answered.
  */
 export class History {
   readonly #limit: number;
@@ -64,11 +49,11 @@ export class History {
   /** The id of the list just before the oldest change kept. */
   #baseId: string;
 
-  /** `kept` holds the changes kept from before this run, if any; `limit` is how many to keep. */
-  constructor(kept: ChangeHistory, limit: number) {
-    this.#baseId = kept.baseId;
+  /** `kept`: the changes storage kept; `baseId`: the list's version just before them. */
+  constructor(baseId: string, kept: readonly Change[], limit: number) {
+    this.#baseId = baseId;
     this.#limit = limit;
-    for (const change of kept.changes) this.record(change);
+    for (const change of kept) this.record(change);
   }
 
   record(change: Change): void {
@@ -90,30 +75,29 @@ export class History {
     return undefined;
   }
 
-  /** The create made with `key`, while it is kept. */
   createdWith(key: string): ItemChange | undefined {
     return createdWith(this.#changes, key);
   }
 }
 
-/** Where a list that was kept starts again: its run, last sequence, title, items and history. */
+/** Where a kept list starts again. */
 export interface KeptList {
   readonly run: string;
   readonly sequence: number;
   readonly title: StoredList;
   readonly items: readonly StoredTodo[];
-  readonly history: ChangeHistory;
+  /** The latest changes, for clients that resume; the last is the `sequence`th. */
+  readonly changes: readonly Change[];
 }
 
 /**
- * Writes `change` (the list's `sequence`th) to storage, then calls `done`, with the error if it
- * could not. Changes are done in the order they were written; when one fails, so does every
- * change written after it that is not yet done.
+ * Writes `change`, the list's `sequence`th, then calls `done`, with the error if it could not.
+ * Changes are done in order; when one fails, so does every later one not yet done.
  */
 export type Persist = (change: Change, sequence: number, done: (error?: unknown) => void) => void;
 
 export interface ListStoreOptions {
-  /** The list's id (`''` for the default list) and its first title, for a new list. */
+  /** The id (`''` for the default list) and first title of a new list. */
   readonly info?: ListInfo;
   /** How many of the latest changes to keep for clients that resume (`sse.replayEvents`). */
   readonly keepChanges: number;
@@ -126,34 +110,32 @@ export interface ListStoreOptions {
 }
 
 /**
- * A new run's id: it tells a list that started again from the one before, and one list's event
- * ids from another's. 64 random bits, so that among many lists no two runs meet.
+ * A new run's id, which tells one list's event ids from another's and from an earlier run's:
+ * 64 random bits, so that among many lists no two runs meet.
  */
 export function newRunId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** The latest create among `changes` that was made with `key`. */
 export function createdWith(changes: readonly Change[], key: string): ItemChange | undefined {
   return changes.findLast(
     (change): change is ItemChange => change.type === 'created' && change.key === key,
   );
 }
 
-/**
- * The item to answer a create of `fields` with, whose `key` made `created` before, as its first
- * answer did: 409 while that create is not committed, 422 when it made an item of other fields.
- * "The same body" is the same validated create: the same title and completed.
- */
+/** The 409 to a retried create (the same `Idempotency-Key`) while the first is not answered. */
+export function firstRequestUnanswered(): HttpProblem {
+  return new HttpProblem(
+    409,
+    `The first request with this ${IDEMPOTENCY_KEY} is still being handled; ` +
+      'retry once it is answered.',
+  );
+}
+
+/** A retried item create gets the first's item: 409 until that is committed, 422 if it differs. */
 export function itemToReplay(created: ItemChange, committed: boolean, fields: TodoFields) {
-  if (!committed) {
-    throw new HttpProblem(
-      409,
-      `The first request with this ${IDEMPOTENCY_KEY} is still being handled; ` +
-        'retry once it is answered.',
-    );
-  }
+  if (!committed) throw firstRequestUnanswered();
   const { todo } = created.item;
   if (todo.title !== fields.title || todo.completed !== fields.completed) {
     throw new HttpProblem(
@@ -163,4 +145,25 @@ export function itemToReplay(created: ItemChange, committed: boolean, fields: To
     );
   }
   return created.item;
+}
+
+/**
+ * A retried list create gets the first's list: 422 if of another title, 410 once that list is
+ * deleted, so that a key never brings a deleted list back.
+ */
+export function listToReplay(made: StoredList, title: string, exists: boolean): StoredList {
+  if (made.info.title !== title) {
+    throw new HttpProblem(
+      422,
+      `This ${IDEMPOTENCY_KEY} was used to make a list with another title; ` +
+        'send a new key for a different list.',
+    );
+  }
+  if (!exists) {
+    throw new HttpProblem(
+      410,
+      `The list this ${IDEMPOTENCY_KEY} made has been deleted; send a new key to make another.`,
+    );
+  }
+  return made;
 }

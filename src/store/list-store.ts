@@ -13,12 +13,10 @@ import {
 import { PendingChanges, type ListState } from './pending.ts';
 
 /**
- * One list: its title and its items in creation order (a Map keeps insertion order, and a
- * replaced value keeps its place), as readers see it: every change in it is committed. A
- * change is made at once in the list `withPending`, which the next change is checked against;
- * once `persist` has committed it, it shows here, is kept in the history and announced, and its
- * promise resolves. Each change's id is the version of the list right after it: the list's run
- * (new for each list that starts empty) and a sequence number.
+ * One list as readers see it, every change committed: its title, and its items in creation
+ * order (a Map keeps a replaced value's place). A change is made at once in `withPending`,
+ * which the next change is checked against; once `persist` has committed it, it shows here, is
+ * kept in the history and announced. A change's id is the list's version right after it.
  */
 export class ListStore implements ListState {
   readonly run: string;
@@ -28,7 +26,7 @@ export class ListStore implements ListState {
   readonly #history: History;
   readonly #listeners = new Set<(change: Change) => void>();
   readonly #persist: Persist | undefined;
-  #pending: PendingChanges | undefined; // made on the first write not done at once
+  #pending: PendingChanges | undefined;
   readonly #reportError: (error: unknown) => void;
   /** The last change written: once it is committed, so is every change before it. */
   #lastWrite: Promise<unknown> = Promise.resolve();
@@ -41,17 +39,15 @@ export class ListStore implements ListState {
     const info = options.info ?? { id: '', title: '' };
     this.#title = start?.title ?? { info, version: this.version, json: JSON.stringify(info) };
     for (const item of start?.items ?? []) this.#items.set(item.todo.id, item);
-    this.#history = new History(
-      start?.history ?? { baseId: this.version, changes: [] },
-      options.keepChanges,
-    );
+    const kept = start?.changes ?? [];
+    const baseId = eventIdOf({ run: this.run, sequence: this.#sequence - kept.length });
+    this.#history = new History(baseId, kept, options.keepChanges);
   }
 
   /** The version of the whole list: that of its last committed change, or the run's start. */
   get version(): string {
     return eventIdOf({ run: this.run, sequence: this.#sequence });
   }
-  /** The list's id (`''` for the default list) and title, with their version and JSON. */
   get title(): StoredList {
     return this.#title;
   }
@@ -107,13 +103,11 @@ export class ListStore implements ListState {
     return this.#pending?.count ? this.#lastWrite : Promise.resolve();
   }
 
-  /** Returns the function that ends the subscription. */
   subscribe(listener: (change: Change) => void): () => boolean {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
 
-  /** The changes after the one with `eventId`, oldest first; undefined if it is not kept. */
   changesSince(eventId: string): readonly Change[] | undefined {
     return this.#history.since(eventId);
   }
@@ -131,10 +125,7 @@ export class ListStore implements ListState {
     return eventIdOf({ run: this.run, sequence: this.#nextSequence() });
   }
 
-  /**
-   * Makes `change`, and once it is committed shows it, keeps it and announces it. A write
-   * that is done before `persist` returns (a Durable Object's) never joins the pending changes.
-   */
+  /** A write done before `persist` returns (a Durable Object's) never joins the pending ones. */
   #make<T>(change: Change, result: T): Promise<T> {
     if (this.#persist === undefined) {
       this.#commit(change);
@@ -157,7 +148,7 @@ export class ListStore implements ListState {
           this.#commit(change);
           return resolve(result);
         }
-        // Every pending change after this one fails with it.
+        // `persist` fails every later pending change too: the first failure drops them all.
         if (pending.oldest === change) pending.clear();
         reject(error);
       };

@@ -1,6 +1,6 @@
 import { createdWith, type Change, type ItemChange, type StoredTodo } from './changes.ts';
 
-/** A list as one set of changes leaves it: what readers see, or what a change is checked against. */
+/** A list as readers see it, or as a change is checked against it. */
 export interface ListState {
   readonly size: number;
   /** The version at which the title was last set: the list resource's ETag. */
@@ -46,7 +46,6 @@ export class PendingChanges implements ListState {
     return pending === undefined ? this.#committed.get(id) : pending.value;
   }
 
-  /** The pending create made with `key`, if any. */
   createdWith(key: string): ItemChange | undefined {
     return createdWith(this.#changes, key);
   }

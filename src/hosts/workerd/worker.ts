@@ -5,7 +5,7 @@ import { HttpProblem } from '../../http/problem.ts';
 import { IDEMPOTENCY_KEY, requestIdOf } from '../../http/request.ts';
 import { isApiPath, Responses } from '../../http/responses.ts';
 import { pathOf, type Handler } from '../../http/router.ts';
-import type { ListDirectory } from '../../lists/directory.ts';
+import type { ListDirectory } from '../../lists/live-list.ts';
 import { LISTS_PATH } from '../../model/resources.ts';
 import { configFromVars, type WorkerConfig } from './vars.ts';
 import { relayEvents } from './event-relay.ts';
