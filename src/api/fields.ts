@@ -5,27 +5,19 @@ import type { TodoFields } from '../model/resources.ts';
 export type BodyIntent =
   { readonly kind: 'create' } | { readonly kind: 'replace'; readonly id: string };
 
-/**
- * Unknown keys named one error each; the rest are counted in one more. A body of thousands of
- * keys would otherwise be answered with an error per key, many times the body's own size.
- */
+// Unknown keys past these are counted in one error: an error per key would make the answer to a
+// body of thousands of keys many times its size.
 const MAX_NAMED_UNKNOWN_KEYS = 10;
 const NON_WHITESPACE = /\S/u;
 
-/**
- * Checks a parsed body against the rules of a to-do, collecting one error per problem, and
- * refuses it with 400 naming each. It reads only the keys it knows, so keys such as
- * `__proto__` are reported, never applied.
- */
+/** A to-do's fields, or a 400 naming each problem; a key such as `__proto__` is never read. */
 export function todoFieldsOf(
   body: Record<string, unknown>,
   intent: BodyIntent,
   maxTitleLength: number,
 ): TodoFields {
   const errors = keyErrors(body, ['title', 'completed'], intent, 'a to-do');
-  const own = ownFields(body);
-  const { title } = own;
-  let { completed } = own;
+  const { title, completed: given } = ownFields(body);
   let titleError: string | undefined;
   if (title === undefined) titleError = 'title is required: a string with some text in it.';
   else if (typeof title !== 'string') titleError = 'title must be a string.';
@@ -34,7 +26,7 @@ export function todoFieldsOf(
   } else titleError = titleLengthError(title, maxTitleLength);
   if (titleError) errors.push({ pointer: '/title', detail: titleError });
 
-  if (completed === undefined && intent.kind === 'create') completed = false;
+  const completed = given === undefined && intent.kind === 'create' ? false : given;
   if (typeof completed !== 'boolean') {
     errors.push({
       pointer: '/completed',
@@ -48,11 +40,7 @@ export function todoFieldsOf(
   return { title: title as string, completed: completed as boolean };
 }
 
-/**
- * The title a list body sets: the body's only field, `title`, a string of at most
- * `maxTitleLength` code points, empty allowed. A create may leave it out (an untitled list);
- * a rename may not. A body that breaks a rule is a 400 naming each problem.
- */
+/** A list's title, maybe empty, or a 400 naming each problem; a create may leave it out. */
 export function listTitleOf(
   body: Record<string, unknown>,
   intent: BodyIntent,
@@ -84,11 +72,8 @@ function refuseIfAny(errors: FieldError[]): void {
   }
 }
 
-/**
- * The errors of the keys of `body` that are not `fields`, in their order: each unknown one named
- * (at most ten), and an `id`, refused on create, where the server chooses it, and allowed on a
- * replace when it repeats the path's, as clients send back what they got.
- */
+// The errors of the keys that are not `fields`, in order: the unknown ones, and an `id`, which
+// the server chooses, allowed only on a replace that repeats the path's, as clients echo it.
 function keyErrors(
   body: Record<string, unknown>,
   fields: readonly string[],
@@ -116,7 +101,7 @@ function keyErrors(
   }
   const unnamed = unknownKeys - MAX_NAMED_UNKNOWN_KEYS;
   if (unnamed > 0) {
-    // The pointer "" is the whole body (RFC 6901): these keys are not named one by one.
+    // The pointer "" is the whole body (RFC 6901).
     errors.push({
       pointer: '',
       detail: `${unnamed} more ${unnamed === 1 ? 'key is' : 'keys are'} not fields of ${noun}.`,
@@ -125,7 +110,6 @@ function keyErrors(
   return errors;
 }
 
-/** Why `title` is longer than `maxLength` code points, or undefined when it is not. */
 function titleLengthError(title: string, maxLength: number): string | undefined {
   // A string never has more code points than UTF-16 units, so most titles skip the count.
   if (title.length <= maxLength) return undefined;
@@ -134,10 +118,7 @@ function titleLengthError(title: string, maxLength: number): string | undefined 
   return `title must be at most ${maxLength} characters long; it has ${codePoints}.`;
 }
 
-/**
- * The length of `text` in Unicode code points, as limits on names and titles count it: an
- * emoji outside the Basic Multilingual Plane is one character, not two UTF-16 units.
- */
+/** The length of `text` in code points, as limits count it: a surrogate pair is one. */
 export function countCodePoints(text: string): number {
   let count = 0;
   for (const _ of text) count += 1;

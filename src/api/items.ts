@@ -3,7 +3,7 @@ import type { AppConfig } from '../config.ts';
 import { readJsonObject, requireJsonMediaType } from '../http/body.ts';
 import { HttpProblem, methodNotAllowed } from '../http/problem.ts';
 import { etagOf, idempotencyKeyOf, isNotModified, requireIfMatch } from '../http/request.ts';
-import { preflightHeaders, type Responses } from '../http/responses.ts';
+import { preflight, type Responses } from '../http/responses.ts';
 import type { Routes } from '../http/router.ts';
 import type { ListDirectory } from '../lists/directory.ts';
 import { noSuchList, type LiveList } from '../lists/live-list.ts';
@@ -25,10 +25,9 @@ const CREATE: BodyIntent = { kind: 'create' };
 const REFUSALS_ON_CONTENT = new Set([404, 412, 507]);
 
 /**
- * Answers a change whose conditions are checked on the list with its pending changes. A
- * refusal so judged waits until those changes are committed, as their own answers do, so that
- * no answer tells of a change before the change's own answer could; should one of them fail,
- * the refusal fails too, with its error.
+ * Answers a change checked on the list with its pending changes. A refusal so judged waits for
+ * them to be committed, as their answers do (and fails if one fails), so that it never tells of
+ * a change before that change's own answer.
  */
 export async function judgedWithPending(
   store: ListStore,
@@ -47,11 +46,7 @@ export async function judgedWithPending(
 type Answer = (list: LiveList, request: IRequest, responses: Responses) => Response;
 type Change = (list: LiveList, request: IRequest, responses: Responses) => Promise<Response>;
 
-/**
- * A list's items and its event stream, under `/api/todos` and `/api/sse` for the default list
- * and `/api/lists/{id}/…` for a named one, by the same rules: docs/api.md, sections Items,
- * Request bodies, Conditional requests and Live updates.
- */
+/** The items and event stream of the default list and of a named one, by the same rules. */
 export function addItemRoutes(
   router: Routes,
   { lists, limits, contentLengthIsExact }: ListRouteDeps,
@@ -94,11 +89,15 @@ export function addItemRoutes(
     const fields = await readFields(request, CREATE);
     const { store, paths } = list.stillThere();
     const earlier = key === undefined ? undefined : store.createdWith(key);
+    if (earlier === undefined && store.withPending.size >= limits.maxItems) {
+      throw new HttpProblem(
+        507,
+        `The list is full: it holds the most items allowed, ${limits.maxItems}. Delete some first.`,
+      );
+    }
     const created = earlier
       ? itemToReplay(earlier.created, earlier.committed, fields)
-      : store.withPending.size >= limits.maxItems
-        ? full(limits.maxItems)
-        : await store.create(fields, key);
+      : await store.create(fields, key);
     return item(responses, 201, created, `${paths.todos}/${created.todo.id}`);
   };
 
@@ -133,13 +132,10 @@ export function addItemRoutes(
   for (const { prefix, listOf } of bases) {
     const on = (answer: Answer) => (request: IRequest, responses: Responses) =>
       answer(listOf(request), request, responses);
-    // A change's conditions are checked on the list with its changes not yet committed.
     const change = (answer: Change) => (request: IRequest, responses: Responses) => {
       const list = listOf(request);
       return judgedWithPending(list.store, () => answer(list, request, responses));
     };
-    const preflight = (headers: Record<string, string>) => (_: IRequest, responses: Responses) =>
-      responses.apiEmpty(204, headers);
     const collection = `${prefix}/todos`;
     const one = `${collection}/:id`;
     const stream = `${prefix}/sse`;
@@ -147,27 +143,20 @@ export function addItemRoutes(
       .get(collection, on(listTodos))
       .head(collection, on(listTodos))
       .post(collection, change(createTodo))
-      .options(collection, preflight(preflightHeaders('GET, POST, OPTIONS')))
+      .options(collection, preflight('GET, POST, OPTIONS'))
       .all(collection, methodNotAllowed('GET, HEAD, POST, OPTIONS'))
       .get(one, on(getTodo))
       .head(one, on(getTodo))
       .put(one, change(replaceTodo))
       .delete(one, change(deleteTodo))
-      .options(one, preflight(preflightHeaders('PUT, DELETE, OPTIONS')))
+      .options(one, preflight('PUT, DELETE, OPTIONS'))
       .all(one, methodNotAllowed('GET, HEAD, PUT, DELETE, OPTIONS'))
       // HEAD is refused: a stream has no end to measure. A cross-origin client that sends
       // `Last-Event-ID` itself (not EventSource, which may) needs a preflight that allows it.
       .get(stream, on(openStream))
-      .options(stream, preflight(preflightHeaders('GET, OPTIONS', 'Last-Event-ID')))
+      .options(stream, preflight('GET, OPTIONS', 'Last-Event-ID'))
       .all(stream, methodNotAllowed('GET, OPTIONS'));
   }
-}
-
-function full(maxItems: number): never {
-  throw new HttpProblem(
-    507,
-    `The list is full: it holds the most items allowed, ${maxItems}. Delete some first.`,
-  );
 }
 
 export function raise(problem: HttpProblem): never {

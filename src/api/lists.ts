@@ -2,7 +2,7 @@ import type { IRequest } from 'itty-router';
 import { readJsonObject, readOptionalJsonObject, requireJsonMediaType } from '../http/body.ts';
 import { methodNotAllowed } from '../http/problem.ts';
 import { etagOf, idempotencyKeyOf, isNotModified, requireIfMatch } from '../http/request.ts';
-import { preflightHeaders, type Responses } from '../http/responses.ts';
+import { preflight, type Responses } from '../http/responses.ts';
 import type { Routes } from '../http/router.ts';
 import { noSuchList, type LiveList } from '../lists/live-list.ts';
 import { listPageOf, LISTS_PATH, listPathOf } from '../model/resources.ts';
@@ -23,8 +23,7 @@ export function addListRoutes(
   const named = (request: IRequest): LiveList =>
     lists.named.get(request.params.list!) ?? raise(noSuchList());
 
-  // The page of the list rides along with its answer, so a client that made a list with curl
-  // has the link to share at once.
+  // The list's page rides along, so a client that made a list with curl has the link to share.
   const answer = (responses: Responses, status: number, list: StoredList, location?: string) => {
     const etag = etagOf(list.version);
     const link = `<${listPageOf(list.info.id)}>; rel="alternate"; type="text/html"`;
@@ -75,16 +74,14 @@ export function addListRoutes(
     });
   };
 
-  const collectionPreflight = preflightHeaders('POST, OPTIONS');
-  const listPreflight = preflightHeaders('GET, PUT, DELETE, OPTIONS');
   router
     .post(LISTS_PATH, createList)
-    .options(LISTS_PATH, (_request, responses) => responses.apiEmpty(204, collectionPreflight))
+    .options(LISTS_PATH, preflight('POST, OPTIONS'))
     .all(LISTS_PATH, methodNotAllowed('POST, OPTIONS'))
     .get(LIST, readList)
     .head(LIST, readList)
     .put(LIST, renameList)
     .delete(LIST, deleteList)
-    .options(LIST, (_request, responses) => responses.apiEmpty(204, listPreflight))
+    .options(LIST, preflight('GET, PUT, DELETE, OPTIONS'))
     .all(LIST, methodNotAllowed('GET, HEAD, PUT, DELETE, OPTIONS'));
 }
