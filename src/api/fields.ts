@@ -1,22 +1,18 @@
 import { HttpProblem, pointerTo, type FieldError } from '../http/problem.ts';
 import type { TodoFields } from '../model/resources.ts';
 
-/** POST makes something new; PUT replaces what is at `id`, and its body may repeat that id. */
-export type BodyIntent =
-  { readonly kind: 'create' } | { readonly kind: 'replace'; readonly id: string };
-
 // Unknown keys past these are counted in one error: an error per key would make the answer to a
 // body of thousands of keys many times its size.
 const MAX_NAMED_UNKNOWN_KEYS = 10;
 const NON_WHITESPACE = /\S/u;
 
-/** A to-do's fields, or a 400 naming each problem; a key such as `__proto__` is never read. */
+/** A to-do's fields, or a 400 naming each problem; `pathId` is a PUT's, and a POST has none. */
 export function todoFieldsOf(
   body: Record<string, unknown>,
-  intent: BodyIntent,
   maxTitleLength: number,
+  pathId?: string,
 ): TodoFields {
-  const errors = keyErrors(body, ['title', 'completed'], intent, 'a to-do');
+  const errors = keyErrors(body, ['title', 'completed'], 'a to-do', pathId);
   const { title, completed: given } = ownFields(body);
   let titleError: string | undefined;
   if (title === undefined) titleError = 'title is required: a string with some text in it.';
@@ -26,15 +22,11 @@ export function todoFieldsOf(
   } else titleError = titleLengthError(title, maxTitleLength);
   if (titleError) errors.push({ pointer: '/title', detail: titleError });
 
-  const completed = given === undefined && intent.kind === 'create' ? false : given;
-  if (typeof completed !== 'boolean') {
-    errors.push({
-      pointer: '/completed',
-      detail:
-        completed === undefined
-          ? 'completed is required: true or false.'
-          : 'completed must be true or false.',
-    });
+  const completed = given === undefined && pathId === undefined ? false : given;
+  if (completed === undefined) {
+    errors.push({ pointer: '/completed', detail: 'completed is required: true or false.' });
+  } else if (typeof completed !== 'boolean') {
+    errors.push({ pointer: '/completed', detail: 'completed must be true or false.' });
   }
   refuseIfAny(errors);
   return { title: title as string, completed: completed as boolean };
@@ -43,14 +35,14 @@ export function todoFieldsOf(
 /** A list's title, maybe empty, or a 400 naming each problem; a create may leave it out. */
 export function listTitleOf(
   body: Record<string, unknown>,
-  intent: BodyIntent,
   maxTitleLength: number,
+  pathId?: string,
 ): string {
-  const errors = keyErrors(body, ['title'], intent, 'a list');
+  const errors = keyErrors(body, ['title'], 'a list', pathId);
   const { title } = ownFields(body);
   let titleError: string | undefined;
   if (title === undefined) {
-    if (intent.kind === 'replace') titleError = 'title is required: a string, which may be empty.';
+    if (pathId !== undefined) titleError = 'title is required: a string, which may be empty.';
   } else if (typeof title !== 'string') titleError = 'title must be a string.';
   else titleError = titleLengthError(title, maxTitleLength);
   if (titleError) errors.push({ pointer: '/title', detail: titleError });
@@ -73,22 +65,22 @@ function refuseIfAny(errors: FieldError[]): void {
 }
 
 // The errors of the keys that are not `fields`, in order: the unknown ones, and an `id`, which
-// the server chooses, allowed only on a replace that repeats the path's, as clients echo it.
+// the server chooses, allowed only on a PUT that repeats the path's, as clients echo it.
 function keyErrors(
   body: Record<string, unknown>,
   fields: readonly string[],
-  intent: BodyIntent,
   noun: string,
+  pathId: string | undefined,
 ): FieldError[] {
   const errors: FieldError[] = [];
   let unknownKeys = 0;
   for (const key of Object.keys(body)) {
     if (fields.includes(key)) continue;
     if (key === 'id') {
-      if (intent.kind === 'create') {
+      if (pathId === undefined) {
         errors.push({ pointer: '/id', detail: 'id is chosen by the server; leave it out.' });
-      } else if (body.id !== intent.id) {
-        errors.push({ pointer: '/id', detail: `id must equal the id in the path, ${intent.id}.` });
+      } else if (body.id !== pathId) {
+        errors.push({ pointer: '/id', detail: `id must equal the id in the path, ${pathId}.` });
       }
       continue;
     }

@@ -10,9 +10,8 @@ import { noSuchList, type LiveList } from '../lists/live-list.ts';
 import { LISTS_PATH } from '../model/resources.ts';
 import { itemToReplay, type StoredTodo } from '../store/changes.ts';
 import type { ListStore } from '../store/list-store.ts';
-import { todoFieldsOf, type BodyIntent } from './fields.ts';
+import { todoFieldsOf } from './fields.ts';
 
-/** What the routes of lists and their items are served with. */
 export interface ListRouteDeps {
   readonly lists: ListDirectory;
   readonly limits: AppConfig['limits'];
@@ -20,14 +19,12 @@ export interface ListRouteDeps {
   readonly contentLengthIsExact: boolean;
 }
 
-const CREATE: BodyIntent = { kind: 'create' };
 /** The refusals that depend on what a list holds: no such item, a stale If-Match, no room. */
 const REFUSALS_ON_CONTENT = new Set([404, 412, 507]);
 
 /**
- * Answers a change checked on the list with its pending changes. A refusal so judged waits for
- * them to be committed, as their answers do (and fails if one fails), so that it never tells of
- * a change before that change's own answer.
+ * Answers a change checked on the list with its pending changes: a refusal so judged is answered
+ * only once they are committed (failing if one fails), never before their own answers.
  */
 export async function judgedWithPending(
   store: ListStore,
@@ -51,23 +48,18 @@ export function addItemRoutes(
   router: Routes,
   { lists, limits, contentLengthIsExact }: ListRouteDeps,
 ) {
-  const item = (responses: Responses, status: number, stored: StoredTodo, location?: string) =>
-    responses.apiJson(
-      status,
-      stored.json,
-      location === undefined
-        ? { etag: etagOf(stored.version) }
-        : { etag: etagOf(stored.version), location },
-    );
-  const found = (stored: StoredTodo | undefined): StoredTodo => {
-    if (stored === undefined) throw new HttpProblem(404, 'No to-do has this id.');
-    return stored;
+  const item = (responses: Responses, status: number, stored: StoredTodo, location?: string) => {
+    const etag = etagOf(stored.version);
+    const headers: Record<string, string> = location === undefined ? { etag } : { etag, location };
+    return responses.apiJson(status, stored.json, headers);
   };
+  const found = (stored: StoredTodo | undefined) =>
+    stored ?? raise(new HttpProblem(404, 'No to-do has this id.'));
   const requireCurrent = (request: IRequest, stored: StoredTodo) =>
     requireIfMatch(request, etagOf(stored.version), 'to-do');
-  const readFields = async (request: IRequest, intent: BodyIntent) => {
+  const readFields = async (request: IRequest, pathId?: string) => {
     const body = await readJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
-    return todoFieldsOf(body, intent, limits.maxTitleLength);
+    return todoFieldsOf(body, limits.maxTitleLength, pathId);
   };
 
   const listTodos: Answer = (list, request, responses) => {
@@ -86,7 +78,7 @@ export function addItemRoutes(
   const createTodo: Change = async (list, request, responses) => {
     const key = idempotencyKeyOf(request);
     requireJsonMediaType(request);
-    const fields = await readFields(request, CREATE);
+    const fields = await readFields(request);
     const { store, paths } = list.stillThere();
     const earlier = key === undefined ? undefined : store.createdWith(key);
     if (earlier === undefined && store.withPending.size >= limits.maxItems) {
@@ -106,7 +98,7 @@ export function addItemRoutes(
     const current = found(list.store.withPending.get(id));
     requireJsonMediaType(request);
     requireCurrent(request, current);
-    const fields = await readFields(request, { kind: 'replace', id });
+    const fields = await readFields(request, id);
     // The body arrived asynchronously: the list or the item may have changed or gone meanwhile.
     const { store } = list.stillThere();
     requireCurrent(request, found(store.withPending.get(id)));

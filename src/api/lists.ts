@@ -12,10 +12,7 @@ import { judgedWithPending, raise, type ListRouteDeps } from './items.ts';
 
 const LIST = `${LISTS_PATH}/:list`;
 
-/**
- * Named lists (docs/api.md, Lists): `POST /api/lists` makes one, and `/api/lists/{id}` reads,
- * renames and deletes it. There is no way to list them: knowing an id is what gives access.
- */
+/** Named lists (docs/api.md, Lists): nothing lists them, as knowing an id gives access. */
 export function addListRoutes(
   router: Routes,
   { lists, limits, contentLengthIsExact }: ListRouteDeps,
@@ -39,8 +36,7 @@ export function addListRoutes(
   const createList = async (request: IRequest, responses: Responses) => {
     const key = idempotencyKeyOf(request);
     const body = await readOptionalJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
-    const title =
-      body === undefined ? '' : listTitleOf(body, { kind: 'create' }, limits.maxTitleLength);
+    const title = body === undefined ? '' : listTitleOf(body, limits.maxTitleLength);
     const created = await lists.create(title, key);
     return answer(responses, 201, created, listPathOf(created.info.id));
   };
@@ -58,7 +54,7 @@ export function addListRoutes(
       requireJsonMediaType(request);
       requireCurrent(request, list);
       const body = await readJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
-      const title = listTitleOf(body, { kind: 'replace', id: list.id }, limits.maxTitleLength);
+      const title = listTitleOf(body, limits.maxTitleLength, list.id);
       // The body arrived asynchronously: the list may have changed or gone meanwhile.
       requireCurrent(request, list.stillThere());
       return answer(responses, 200, await list.store.rename(title));

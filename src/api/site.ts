@@ -17,10 +17,7 @@ export interface SiteRouteDeps {
   readonly isDraining: () => boolean;
 }
 
-/**
- * `/hello?name=Ada` greets; `/healthz`, for load balancers, is 503 once the service is going
- * away, whatever the lists; `/api/openapi.json` has the limits in force.
- */
+/** `/hello`, `/healthz` (503 once the service is going away, whatever the lists), the API's doc. */
 export function addSiteRoutes(router: Routes, { config, assets, isDraining }: SiteRouteDeps) {
   const hello = (request: IRequest, responses: Responses) => {
     // The URL, not a merged query, keeps an empty first value first; most URLs have no query.

@@ -56,10 +56,7 @@ function assetPathOf(pathname: string): string | undefined {
   return decoded.join('/');
 }
 
-/**
- * Serves `public/` for GET and HEAD; other methods on a file that exists answer 405. Each of
- * `pages` is a path pattern served with one file, such as a page that reads its URL itself.
- */
+/** Serves `public/` (GET, HEAD; 405 on a file that exists), and each of `pages` with its file. */
 export function addStaticRoutes(
   router: Routes,
   assets: AssetSource | undefined,

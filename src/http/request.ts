@@ -14,7 +14,6 @@ export function requestIdOf(request: Request): string {
 export const IDEMPOTENCY_KEY = 'Idempotency-Key';
 
 const MAX_KEY_LENGTH = 255;
-
 const EXPECTED_KEY =
   `${IDEMPOTENCY_KEY} must be one Structured Field string of 1 to ${MAX_KEY_LENGTH} ` +
   'printable ASCII characters, such as "8e0f…" in double quotes (\\" and \\\\ escaped), or an ' +

@@ -12,10 +12,7 @@ export type Handler = (request: Request, requestId?: string) => Promise<Response
 /** `requestId` is the id the client was given for the request that failed, if any. */
 export type ErrorReporter = (error: unknown, request?: Request, requestId?: string) => void;
 
-/**
- * The routes `addRoutes` adds, as a handler that never rejects: an `HttpProblem` thrown anywhere
- * is answered as problem+json, anything else is reported and answered with a generic 500.
- */
+/** A handler that never rejects: it answers a thrown `HttpProblem`, and reports anything else. */
 export function createHandler(
   ResponseImpl: typeof Response,
   reportError: ErrorReporter,
@@ -60,10 +57,9 @@ interface Route {
 const PLAIN_PATH = /^\/[\w\-~/]*$/;
 
 /**
- * The router's public `routes`, matched as its `fetch` matches them (test/route-table.test.ts
- * holds it to that), but faster (docs/dependencies.md has by how much): the URL is parsed only
- * when `pathFinder` must, and only the routes of the request's method are tried. No route reads
- * `request.query`, so it is not filled in.
+ * The router's public `routes`, matched as its `fetch` matches them (test/route-table.test.ts),
+ * but faster (docs/dependencies.md): the URL is parsed only when `pathFinder` must, only the
+ * request's method's routes are tried, and `request.query`, which no route reads, is not filled.
  */
 export function routeTable(entries: readonly RouteEntry<IRequest, [Responses]>[]) {
   const routesFor = (method: string): Route[] =>
@@ -96,12 +92,9 @@ export function routeTable(entries: readonly RouteEntry<IRequest, [Responses]>[]
   };
 }
 
-/**
- * The path of a URL as `new URL(url).pathname` gives it. Once a URL was parsed whose text before
- * the path was exactly its origin and whose path came out as written, a plain path after that
- * same origin (a client sends the same Host over and over) is taken as written. A URL no parser
- * accepts (a Host such as "a b" makes one) is refused with 400.
- */
+// The path of a URL as `new URL(url).pathname` gives it. Once a URL whose text before the path
+// was exactly its origin gave its path as written, a plain path after that same origin (a client
+// sends the same Host again and again) is taken as written. A Host such as "a b" is a 400.
 function pathFinder() {
   let checkedOrigin = '';
   return (url: string): string => {

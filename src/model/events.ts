@@ -80,10 +80,7 @@ function isTodo(value: unknown): value is Todo {
   return isListInfo(value) && typeof (value as { completed?: unknown }).completed === 'boolean';
 }
 
-/**
- * The event an SSE message carries, or undefined when its type or data is not one this
- * protocol defines: a client ignores what it does not understand rather than break.
- */
+/** The event an SSE message carries, or undefined for one this protocol does not define. */
 export function readLiveEvent(type: string, id: string, data: string): LiveEvent | undefined {
   let value: unknown;
   try {

@@ -26,7 +26,6 @@ export interface ListPaths {
 /** The list everyone shares, which cannot be renamed or deleted. */
 export const DEFAULT_LIST_PATHS: ListPaths = { todos: '/api/todos', sse: '/api/sse' };
 
-/** Where lists are created. */
 export const LISTS_PATH = '/api/lists';
 
 /** The list itself: `GET`, `PUT` (rename), `DELETE`. */
