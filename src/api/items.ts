@@ -43,7 +43,7 @@ export async function judgedWithPending(
 type Answer = (list: LiveList, request: IRequest, responses: Responses) => Response;
 type Change = (list: LiveList, request: IRequest, responses: Responses) => Promise<Response>;
 
-/** The items and event stream of the default list and of a named one, by the same rules. */
+/** The items and event stream of the default list and of named ones, alike (docs/api.md). */
 export function addItemRoutes(
   router: Routes,
   { lists, limits, contentLengthIsExact }: ListRouteDeps,

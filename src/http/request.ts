@@ -59,7 +59,7 @@ export function isNotModified(request: Request, etag: string): boolean {
   );
 }
 
-/** 412 when `If-Match` names neither `*` nor `etag` (strong comparison); `what`: "to-do", say. */
+/** 412 unless `If-Match` is absent, `*` or `etag` (strong comparison); `what` is, say, "to-do". */
 export function requireIfMatch(request: Request, etag: string, what: string): void {
   const ifMatch = request.headers.get('if-match');
   if (ifMatch === null || ifMatch.trim() === '*' || listedTags(ifMatch).includes(etag)) return;
