@@ -15,51 +15,26 @@ import type { ListDirectory, OpenListDirectory } from './lists/live-list.ts';
 import { localLists } from './lists/local-lists.ts';
 import { LIST_PAGE } from './model/resources.ts';
 
-/**
- * What the handler takes from the server it runs in: the duties only a host can do (its files,
- * its error log), what it can tell of its connections, and the ways to its sockets that it may
- * offer in place of the web-standard ones. The Node host offers some; workerd needs none.
- */
+/** What the handler takes from the server it runs in (docs/layout.md has what each gives). */
 interface Host {
   /** The files of `public/`; without them every page path is 404. */
   readonly assets?: AssetSource;
   /** Where unexpected exceptions go; the client only ever sees a generic 500. */
   readonly reportError: ErrorReporter;
-  /**
-   * The class every answer is built with. On Node, @whatwg-node/server writes its own class
-   * straight to the socket, while the global one has to be read back through a web stream.
-   */
+  /** The class of every answer: on Node, the adapter's own, which it writes straight out. */
   readonly Response: typeof Response;
-  /**
-   * Whether the host delivers exactly Content-Length bytes of a body that declares one, as an
-   * HTTP/1.1 server's parser does, so such a body may be read whole. A `Request` built in code
-   * may declare any length.
-   */
+  /** Whether a declared body comes at exactly its length, as from an HTTP/1.1 parser. */
   readonly contentLengthIsExact: boolean;
   /** How each event stream is made: a web `TransformStream`, or a Durable Object's socket. */
   readonly openEventChannel: OpenEventChannel;
-  /**
-   * Whether the handler writes the heartbeats of its event streams. On workerd the worker that
-   * carries each stream to its client writes them instead, so that the list's object keeps no
-   * timer and can hibernate between changes.
-   */
+  /** False on workerd, where the worker writes them, so that the list's object can hibernate. */
   readonly writesHeartbeats: boolean;
   /**
-   * Runs `task` once the answers now under way are written, so that a change is answered
-   * before it is written to every open stream (Node: `setImmediate`). Without it, a change
-   * reaches the streams before its answer leaves.
+   * Runs `task` once the answers under way are written (Node: `setImmediate`), so that a change
+   * is answered before it is written to every open stream, not after.
    */
   readonly afterAnswers?: (task: () => void) => void;
 }
-
-/** The web-standard way for every part: what a host that offers nothing gets. */
-const WEB_HOST: Host = {
-  reportError: (error) => console.error(error),
-  Response,
-  contentLengthIsExact: false,
-  openEventChannel: openWebEventChannel,
-  writesHeartbeats: true,
-};
 
 /** The documented default of `limits.maxLists`, where the handler holds every list itself. */
 export const DEFAULT_MAX_LISTS = 10000;
@@ -89,7 +64,16 @@ export interface App {
 /** The whole service as one web-standard `fetch(Request)` handler, for any host. */
 export function createApp(options: AppOptions = {}): App {
   const config = options.config ?? DEFAULT_APP_CONFIG;
-  const host: Host = { ...WEB_HOST, ...options.host };
+  // What the host leaves out takes the web-standard way; a `Request` made in code may declare
+  // any Content-Length.
+  const host: Host = {
+    reportError: (error) => console.error(error),
+    Response,
+    contentLengthIsExact: false,
+    openEventChannel: openWebEventChannel,
+    writesHeartbeats: true,
+    ...options.host,
+  };
   const tally = new StreamTally();
   const openLists = options.lists ?? localLists({ maxLists: DEFAULT_MAX_LISTS });
   const lists = openLists({ config, host, tally });

@@ -3,15 +3,14 @@ import type { AppConfig } from '../config.ts';
 import { readJsonObject, requireJsonMediaType } from '../http/body.ts';
 import { HttpProblem, methodNotAllowed } from '../http/problem.ts';
 import { etagOf, idempotencyKeyOf, isNotModified, requireIfMatch } from '../http/request.ts';
-import { preflightHeaders, type Responses } from '../http/responses.ts';
+import { preflight, type Responses } from '../http/responses.ts';
 import type { Routes } from '../http/router.ts';
 import { noSuchList, type ListDirectory, type LiveList } from '../lists/live-list.ts';
 import { LISTS_PATH } from '../model/resources.ts';
 import { itemToReplay, type StoredTodo } from '../store/changes.ts';
 import type { ListStore } from '../store/list-store.ts';
-import { todoFieldsOf, type BodyIntent } from './fields.ts';
+import { todoFieldsOf } from './fields.ts';
 
-/** What the routes of lists and their items are served with. */
 export interface ListRouteDeps {
   readonly lists: ListDirectory;
   readonly limits: AppConfig['limits'];
@@ -19,15 +18,12 @@ export interface ListRouteDeps {
   readonly contentLengthIsExact: boolean;
 }
 
-const CREATE: BodyIntent = { kind: 'create' };
 /** The refusals that depend on what a list holds: no such item, a stale If-Match, no room. */
 const REFUSALS_ON_CONTENT = new Set([404, 412, 507]);
 
 /**
- * Answers a change whose conditions are checked on the list with its pending changes. A
- * refusal so judged waits until those changes are committed, as their own answers do, so that
- * no answer tells of a change before the change's own answer could; should one of them fail,
- * the refusal fails too, with its error.
+ * Answers a change checked on the list with its pending changes: a refusal so judged is answered
+ * only once they are committed (failing if one fails), never before their own answers.
  */
 export async function judgedWithPending(
   store: ListStore,
@@ -46,32 +42,23 @@ export async function judgedWithPending(
 type Answer = (list: LiveList, request: IRequest, responses: Responses) => Response;
 type Change = (list: LiveList, request: IRequest, responses: Responses) => Promise<Response>;
 
-/**
- * A list's items and its event stream, under `/api/todos` and `/api/sse` for the default list
- * and `/api/lists/{id}/…` for a named one, by the same rules: docs/api.md, sections Items,
- * Request bodies, Conditional requests and Live updates.
- */
+/** The items and event stream of the default list and of named ones, alike (docs/api.md). */
 export function addItemRoutes(
   router: Routes,
   { lists, limits, contentLengthIsExact }: ListRouteDeps,
 ) {
-  const item = (responses: Responses, status: number, stored: StoredTodo, location?: string) =>
-    responses.apiJson(
-      status,
-      stored.json,
-      location === undefined
-        ? { etag: etagOf(stored.version) }
-        : { etag: etagOf(stored.version), location },
-    );
-  const found = (stored: StoredTodo | undefined): StoredTodo => {
-    if (stored === undefined) throw new HttpProblem(404, 'No to-do has this id.');
-    return stored;
+  const item = (responses: Responses, status: number, stored: StoredTodo, location?: string) => {
+    const etag = etagOf(stored.version);
+    const headers: Record<string, string> = location === undefined ? { etag } : { etag, location };
+    return responses.apiJson(status, stored.json, headers);
   };
+  const found = (stored: StoredTodo | undefined) =>
+    stored ?? raise(new HttpProblem(404, 'No to-do has this id.'));
   const requireCurrent = (request: IRequest, stored: StoredTodo) =>
     requireIfMatch(request, etagOf(stored.version), 'to-do');
-  const readFields = async (request: IRequest, intent: BodyIntent) => {
+  const readFields = async (request: IRequest, pathId?: string) => {
     const body = await readJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
-    return todoFieldsOf(body, intent, limits.maxTitleLength);
+    return todoFieldsOf(body, limits.maxTitleLength, pathId);
   };
 
   const listTodos: Answer = (list, request, responses) => {
@@ -90,14 +77,18 @@ export function addItemRoutes(
   const createTodo: Change = async (list, request, responses) => {
     const key = idempotencyKeyOf(request);
     requireJsonMediaType(request);
-    const fields = await readFields(request, CREATE);
+    const fields = await readFields(request);
     const { store, paths } = list.stillThere();
     const earlier = key === undefined ? undefined : store.createdWith(key);
+    if (earlier === undefined && store.withPending.size >= limits.maxItems) {
+      throw new HttpProblem(
+        507,
+        `The list is full: it holds the most items allowed, ${limits.maxItems}. Delete some first.`,
+      );
+    }
     const created = earlier
       ? itemToReplay(earlier.created, earlier.committed, fields)
-      : store.withPending.size >= limits.maxItems
-        ? full(limits.maxItems)
-        : await store.create(fields, key);
+      : await store.create(fields, key);
     return item(responses, 201, created, `${paths.todos}/${created.todo.id}`);
   };
 
@@ -106,7 +97,7 @@ export function addItemRoutes(
     const current = found(list.store.withPending.get(id));
     requireJsonMediaType(request);
     requireCurrent(request, current);
-    const fields = await readFields(request, { kind: 'replace', id });
+    const fields = await readFields(request, id);
     // The body arrived asynchronously: the list or the item may have changed or gone meanwhile.
     const { store } = list.stillThere();
     requireCurrent(request, found(store.withPending.get(id)));
@@ -132,13 +123,10 @@ export function addItemRoutes(
   for (const { prefix, listOf } of bases) {
     const on = (answer: Answer) => (request: IRequest, responses: Responses) =>
       answer(listOf(request), request, responses);
-    // A change's conditions are checked on the list with its changes not yet committed.
     const change = (answer: Change) => (request: IRequest, responses: Responses) => {
       const list = listOf(request);
       return judgedWithPending(list.store, () => answer(list, request, responses));
     };
-    const preflight = (headers: Record<string, string>) => (_: IRequest, responses: Responses) =>
-      responses.apiEmpty(204, headers);
     const collection = `${prefix}/todos`;
     const one = `${collection}/:id`;
     const stream = `${prefix}/sse`;
@@ -146,27 +134,20 @@ export function addItemRoutes(
       .get(collection, on(listTodos))
       .head(collection, on(listTodos))
       .post(collection, change(createTodo))
-      .options(collection, preflight(preflightHeaders('GET, POST, OPTIONS')))
+      .options(collection, preflight('GET, POST, OPTIONS'))
       .all(collection, methodNotAllowed('GET, HEAD, POST, OPTIONS'))
       .get(one, on(getTodo))
       .head(one, on(getTodo))
       .put(one, change(replaceTodo))
       .delete(one, change(deleteTodo))
-      .options(one, preflight(preflightHeaders('PUT, DELETE, OPTIONS')))
+      .options(one, preflight('PUT, DELETE, OPTIONS'))
       .all(one, methodNotAllowed('GET, HEAD, PUT, DELETE, OPTIONS'))
       // HEAD is refused: a stream has no end to measure. A cross-origin client that sends
       // `Last-Event-ID` itself (not EventSource, which may) needs a preflight that allows it.
       .get(stream, on(openStream))
-      .options(stream, preflight(preflightHeaders('GET, OPTIONS', 'Last-Event-ID')))
+      .options(stream, preflight('GET, OPTIONS', 'Last-Event-ID'))
       .all(stream, methodNotAllowed('GET, OPTIONS'));
   }
-}
-
-function full(maxItems: number): never {
-  throw new HttpProblem(
-    507,
-    `The list is full: it holds the most items allowed, ${maxItems}. Delete some first.`,
-  );
 }
 
 export function raise(problem: HttpProblem): never {

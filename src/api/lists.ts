@@ -2,7 +2,7 @@ import type { IRequest } from 'itty-router';
 import { readJsonObject, readOptionalJsonObject, requireJsonMediaType } from '../http/body.ts';
 import { methodNotAllowed } from '../http/problem.ts';
 import { etagOf, idempotencyKeyOf, isNotModified, requireIfMatch } from '../http/request.ts';
-import { preflightHeaders, type Responses } from '../http/responses.ts';
+import { preflight, type Responses } from '../http/responses.ts';
 import type { Routes } from '../http/router.ts';
 import { noSuchList, type LiveList } from '../lists/live-list.ts';
 import { listPageOf, LISTS_PATH, listPathOf } from '../model/resources.ts';
@@ -12,10 +12,7 @@ import { judgedWithPending, raise, type ListRouteDeps } from './items.ts';
 
 const LIST = `${LISTS_PATH}/:list`;
 
-/**
- * Named lists (docs/api.md, Lists): `POST /api/lists` makes one, and `/api/lists/{id}` reads,
- * renames and deletes it. There is no way to list them: knowing an id is what gives access.
- */
+/** Named lists (docs/api.md, Lists): nothing lists them, as knowing an id gives access. */
 export function addListRoutes(
   router: Routes,
   { lists, limits, contentLengthIsExact }: ListRouteDeps,
@@ -23,8 +20,7 @@ export function addListRoutes(
   const named = (request: IRequest): LiveList =>
     lists.named.get(request.params.list!) ?? raise(noSuchList());
 
-  // The page of the list rides along with its answer, so a client that made a list with curl
-  // has the link to share at once.
+  // The list's page rides along, so a client that made a list with curl has the link to share.
   const answer = (responses: Responses, status: number, list: StoredList, location?: string) => {
     const etag = etagOf(list.version);
     const link = `<${listPageOf(list.info.id)}>; rel="alternate"; type="text/html"`;
@@ -40,8 +36,7 @@ export function addListRoutes(
   const createList = async (request: IRequest, responses: Responses) => {
     const key = idempotencyKeyOf(request);
     const body = await readOptionalJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
-    const title =
-      body === undefined ? '' : listTitleOf(body, { kind: 'create' }, limits.maxTitleLength);
+    const title = body === undefined ? '' : listTitleOf(body, limits.maxTitleLength);
     const created = await lists.create(title, key);
     return answer(responses, 201, created, listPathOf(created.info.id));
   };
@@ -59,7 +54,7 @@ export function addListRoutes(
       requireJsonMediaType(request);
       requireCurrent(request, list);
       const body = await readJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
-      const title = listTitleOf(body, { kind: 'replace', id: list.id }, limits.maxTitleLength);
+      const title = listTitleOf(body, limits.maxTitleLength, list.id);
       // The body arrived asynchronously: the list may have changed or gone meanwhile.
       requireCurrent(request, list.stillThere());
       return answer(responses, 200, await list.store.rename(title));
@@ -75,16 +70,14 @@ export function addListRoutes(
     });
   };
 
-  const collectionPreflight = preflightHeaders('POST, OPTIONS');
-  const listPreflight = preflightHeaders('GET, PUT, DELETE, OPTIONS');
   router
     .post(LISTS_PATH, createList)
-    .options(LISTS_PATH, (_request, responses) => responses.apiEmpty(204, collectionPreflight))
+    .options(LISTS_PATH, preflight('POST, OPTIONS'))
     .all(LISTS_PATH, methodNotAllowed('POST, OPTIONS'))
     .get(LIST, readList)
     .head(LIST, readList)
     .put(LIST, renameList)
     .delete(LIST, deleteList)
-    .options(LIST, (_request, responses) => responses.apiEmpty(204, listPreflight))
+    .options(LIST, preflight('GET, PUT, DELETE, OPTIONS'))
     .all(LIST, methodNotAllowed('GET, HEAD, PUT, DELETE, OPTIONS'));
 }

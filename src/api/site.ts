@@ -8,7 +8,6 @@ import type { AssetSource } from './static-files.ts';
 
 const MAX_NAME_LENGTH = 100;
 const HEALTHY = JSON.stringify({ status: 'ok' });
-const OPENAPI_PATH = '/api/openapi.json';
 /** Where `npm run build` writes the OpenAPI document, from docs/openapi.yaml, in `public/`. */
 export const OPENAPI_FILE = 'build/openapi.json';
 
@@ -18,12 +17,7 @@ export interface SiteRouteDeps {
   readonly isDraining: () => boolean;
 }
 
-/**
- * The routes beside the lists: `GET /hello?name=Ada` greets by name (docs/api.md, HTTP
- * details); `GET /healthz` is for load balancers, 200 while the service takes requests and 503
- * once it is going away, and says nothing about the lists or the configuration;
- * `GET /api/openapi.json` is the API's description with the limits in force.
- */
+/** `/hello`, `/healthz` (503 once the service is going away, whatever the lists), the API's doc. */
 export function addSiteRoutes(router: Routes, { config, assets, isDraining }: SiteRouteDeps) {
   const hello = (request: IRequest, responses: Responses) => {
     // The URL, not a merged query, keeps an empty first value first; most URLs have no query.
@@ -50,9 +44,16 @@ export function addSiteRoutes(router: Routes, { config, assets, isDraining }: Si
     return responses.json(200, HEALTHY);
   };
 
+  const readDocument = async () => {
+    const bytes = await assets?.read(OPENAPI_FILE);
+    if (bytes === undefined)
+      throw new Error(`public/${OPENAPI_FILE} is missing: run npm run build.`);
+    return withSettings(new TextDecoder().decode(bytes), config);
+  };
   let document: Promise<string> | undefined;
   const describe = async (_request: IRequest, responses: Responses) => {
-    document ??= readDocument(assets, config).catch((error: unknown) => {
+    // Read again after a failure.
+    document ??= readDocument().catch((error: unknown) => {
       document = undefined;
       throw error;
     });
@@ -62,21 +63,15 @@ export function addSiteRoutes(router: Routes, { config, assets, isDraining }: Si
   for (const [path, answer] of [
     ['/hello', hello],
     ['/healthz', health],
-    [OPENAPI_PATH, describe],
+    ['/api/openapi.json', describe],
   ] as const) {
     router.get(path, answer).head(path, answer).all(path, methodNotAllowed('GET, HEAD'));
   }
 }
 
-async function readDocument(assets: AssetSource | undefined, config: AppConfig): Promise<string> {
-  const bytes = await assets?.read(OPENAPI_FILE);
-  if (bytes === undefined) throw new Error(`public/${OPENAPI_FILE} is missing: run npm run build.`);
-  return withSettings(new TextDecoder().decode(bytes), config);
-}
-
 /**
- * The OpenAPI document `template` with each `${group.key}` it holds replaced by that setting
- * of `config`: a placeholder that is a whole JSON string becomes the number itself.
+ * The OpenAPI document `template` with each `${group.key}` in it replaced by that setting of
+ * `config`: a placeholder that is a whole JSON string becomes the number itself.
  */
 export function withSettings(template: string, config: AppConfig): string {
   const settings = config as unknown as Record<string, Record<string, unknown> | undefined>;

@@ -4,8 +4,8 @@ import type { Responses } from '../http/responses.ts';
 import type { Routes } from '../http/router.ts';
 
 /**
- * The files of `public/`, as the host can read them. `path` is relative and `/`-separated,
- * and has already passed `assetPathOf`; a host still keeps every read inside its folder.
+ * The files of `public/`, as the host can read them: `path` is relative, `/`-separated, and
+ * has passed `assetPathOf`; a host still keeps every read inside its folder.
  */
 export interface AssetSource {
   read(path: string): Promise<Uint8Array | undefined>;
@@ -15,15 +15,10 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   html: 'text/html; charset=utf-8',
   css: 'text/css; charset=utf-8',
   js: 'text/javascript; charset=utf-8',
-  mjs: 'text/javascript; charset=utf-8',
   json: 'application/json; charset=utf-8',
   map: 'application/json; charset=utf-8',
-  txt: 'text/plain; charset=utf-8',
   svg: 'image/svg+xml',
-  png: 'image/png',
-  ico: 'image/x-icon',
   webmanifest: 'application/manifest+json',
-  woff2: 'font/woff2',
 };
 
 const PAGE_HEADERS = {
@@ -32,10 +27,8 @@ const PAGE_HEADERS = {
   'referrer-policy': 'no-referrer',
 } as const;
 
-/**
- * The page runs only its own files: no inline script, no other origin. Its service worker and
- * manifest are its own files too, named so, though `default-src` already allows them.
- */
+// The page runs only its own files: no inline script, no other origin. Its service worker and
+// manifest are named too, though `default-src` already allows them.
 const HTML_HEADERS = {
   ...PAGE_HEADERS,
   'content-security-policy':
@@ -44,11 +37,8 @@ const HTML_HEADERS = {
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
 } as const;
 
-/**
- * The file a URL path names, or undefined when the path could leave `public/` or name a
- * hidden file: every segment is decoded and refused if it is empty, `.`, `..`, starts with a
- * dot, or hides a separator (`%2f`, `%5c`) or a NUL.
- */
+// The file a URL path names, or undefined when it could leave `public/` or name a hidden file: a
+// decoded segment is refused if empty, if it starts with a dot, or if it holds `/`, `\` or NUL.
 function assetPathOf(pathname: string): string | undefined {
   const segments = pathname.split('/').slice(1);
   if (segments.at(-1) === '') segments[segments.length - 1] = 'index.html';
@@ -66,19 +56,11 @@ function assetPathOf(pathname: string): string | undefined {
   return decoded.join('/');
 }
 
-function contentTypeOf(path: string): string {
-  const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
-  return CONTENT_TYPES[extension] ?? 'application/octet-stream';
-}
-
-/**
- * Serves `public/` for GET and HEAD; other methods on a file that exists answer 405. Each of
- * `pages` is a path pattern served with one file, such as a page that reads its URL itself.
- */
+/** Serves `public/` (GET, HEAD; 405 on a file that exists), and each of `pages` with its file. */
 export function addStaticRoutes(
   router: Routes,
   assets: AssetSource | undefined,
-  pages: Readonly<Record<string, string>> = {},
+  pages: Readonly<Record<string, string>>,
 ): void {
   const read = async (path: string) => {
     const bytes = await assets?.read(path);
@@ -98,7 +80,9 @@ export function addStaticRoutes(
   const answer = (responses: Responses, file: { path: string; bytes: Uint8Array } | undefined) => {
     if (file === undefined) throw notFound();
     const headers = file.path.endsWith('.html') ? HTML_HEADERS : PAGE_HEADERS;
-    return responses.bytes(file.bytes, headers, contentTypeOf(file.path));
+    const extension = file.path.slice(file.path.lastIndexOf('.') + 1).toLowerCase();
+    const type = CONTENT_TYPES[extension] ?? 'application/octet-stream';
+    return responses.bytes(file.bytes, headers, type);
   };
   const serve = async (request: IRequest, responses: Responses) =>
     answer(responses, await find(request));

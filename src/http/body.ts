@@ -1,31 +1,25 @@
 import { HttpProblem } from './problem.ts';
 
-/** Refuses, with 415, a request whose body is not declared as JSON. */
 export function requireJsonMediaType(request: Request): void {
   const declared = request.headers.get('content-type');
-  if (!isJson(declared)) {
-    throw new HttpProblem(
-      415,
-      declared
-        ? `Content-Type "${declared}" is not accepted; send the body as application/json.`
-        : 'The request has no Content-Type; send the body as application/json.',
-    );
-  }
+  if (isJson(declared)) return;
+  throw new HttpProblem(
+    415,
+    declared
+      ? `Content-Type "${declared}" is not accepted; send the body as application/json.`
+      : 'The request has no Content-Type; send the body as application/json.',
+  );
 }
 
 function isJson(contentType: string | null): boolean {
   return contentType?.split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
 }
 
-/**
- * Reads a body that may be left out: undefined when the request carries no byte of body,
- * whatever it declares; else the body must be a JSON object as `readJsonObject` reads it, sent
- * as `application/json` (415 otherwise).
- */
+/** The body's JSON object, or undefined when it carries no byte, whatever it declares. */
 export async function readOptionalJsonObject(
   request: Request,
   maxBytes: number,
-  contentLengthIsExact = false,
+  contentLengthIsExact: boolean,
 ): Promise<Record<string, unknown> | undefined> {
   const declared = request.headers.get('content-length');
   if (request.body === null || declared === '0') return undefined;
@@ -35,23 +29,27 @@ export async function readOptionalJsonObject(
     requireJsonMediaType(request);
   }
   const bytes = await readAtMost(request, maxBytes, contentLengthIsExact);
-  return bytes.byteLength === 0 ? undefined : parseJsonObject(decodeUtf8(bytes));
+  return bytes.byteLength === 0 ? undefined : parseJsonObject(bytes);
 }
 
-/**
- * Reads the body as a JSON object, refusing with 413 as soon as it passes `maxBytes`: the
- * declared Content-Length is believed only when it is too large, so a lying or absent one
- * never lets more than `maxBytes` be read.
- */
 export async function readJsonObject(
   request: Request,
   maxBytes: number,
-  contentLengthIsExact = false,
+  contentLengthIsExact: boolean,
 ): Promise<Record<string, unknown>> {
-  return parseJsonObject(decodeUtf8(await readAtMost(request, maxBytes, contentLengthIsExact)));
+  return parseJsonObject(await readAtMost(request, maxBytes, contentLengthIsExact));
 }
 
-function parseJsonObject(text: string): Record<string, unknown> {
+// ignoreBOM is the default; the workers types require it spelled out.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
+  let text: string;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    throw new HttpProblem(400, 'The body is not valid UTF-8.');
+  }
   if (text.trim() === '') {
     throw new HttpProblem(
       400,
@@ -89,15 +87,11 @@ function tooLarge(maxBytes: number): HttpProblem {
   return new HttpProblem(413, `The body is larger than the limit of ${maxBytes} bytes.`);
 }
 
-/**
- * With `contentLengthIsExact`, the host delivers a declared body by its length (an HTTP/1.1
- * parser does), so one within the limit is read whole; that skips a web stream
- * reader, which on Node cost a third of a create. Otherwise every chunk is counted.
- *
- * A body that passes the limit is left unread, not cancelled: what becomes of the rest is the
- * host's business. (On Node, @whatwg-node/server 0.13's cancel destroys the socket before the
- * 413 is written; the Node host answers with `Connection: close` instead.)
- */
+// At most `maxBytes` of the body, else 413: a declared Content-Length is believed only when too
+// large. With `contentLengthIsExact` (an HTTP/1.1 parser delivers a declared body by its length)
+// it is read whole, skipping a web stream reader, which on Node cost a third of a create. A body
+// past the limit is left unread, not cancelled: @whatwg-node/server 0.13's cancel destroys the
+// socket before the 413 is written (the Node host answers with `Connection: close` instead).
 async function readAtMost(
   request: Request,
   maxBytes: number,
@@ -107,7 +101,7 @@ async function readAtMost(
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
   if (contentLengthIsExact && declared !== null) {
     // bytes(), not new Uint8Array(arrayBuffer()): the adapter's body is a Buffer already, and
-    // wrapping it in a new Uint8Array would copy every byte once more.
+    // wrapping it would copy every byte once more.
     const bytes = await request.bytes().catch(bodyEndedEarly);
     if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
     return bytes;
@@ -125,17 +119,6 @@ async function readAtMost(
     chunks.push(value);
   }
   return concatBytes(chunks);
-}
-
-// ignoreBOM is the default; the workers types require it spelled out.
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-
-function decodeUtf8(bytes: Uint8Array): string {
-  try {
-    return strictUtf8.decode(bytes);
-  } catch {
-    throw new HttpProblem(400, 'The body is not valid UTF-8.');
-  }
 }
 
 /** The chunks as one array; the one chunk itself when there is only one. */

@@ -19,41 +19,30 @@ const STATUS_TITLES: Readonly<Record<number, string>> = {
   507: 'Insufficient Storage',
 };
 
-export interface ProblemExtras {
-  /** Field errors of a refused body, one per problem. */
-  readonly errors?: readonly FieldError[];
-  /** Headers the answer needs, such as `Allow` on a 405. */
-  readonly headers?: Readonly<Record<string, string>>;
-}
-
-/**
- * An answer that is an error. Thrown anywhere in the handler, it is turned into an
- * `application/problem+json` response (RFC 9457) in one place, the router's error handler.
- */
+/** An error answer: thrown anywhere, the router answers it as problem+json (RFC 9457). */
 export class HttpProblem extends Error {
   constructor(
     readonly status: number,
     readonly detail: string,
-    readonly extras: ProblemExtras = {},
+    readonly extras: {
+      readonly errors?: readonly FieldError[];
+      /** Headers the answer needs, such as `Allow` on a 405. */
+      readonly headers?: Readonly<Record<string, string>>;
+    } = {},
   ) {
     super(detail);
     this.name = 'HttpProblem';
   }
 
-  /** With the default `about:blank` type, RFC 9457 wants the status phrase as the title. */
-  get title(): string {
-    return STATUS_TITLES[this.status] ?? 'Error';
-  }
-
-  /** The problem+json body; `instance` names the request it answers. */
-  toBody(instance?: string): Record<string, unknown> {
+  toBody(instance: string): Record<string, unknown> {
     const body: Record<string, unknown> = {
       type: 'about:blank',
-      title: this.title,
+      // With the type `about:blank`, RFC 9457 wants the status phrase as the title.
+      title: STATUS_TITLES[this.status] ?? 'Error',
       status: this.status,
       detail: this.detail,
+      instance,
     };
-    if (instance !== undefined) body.instance = instance;
     if (this.extras.errors) body.errors = this.extras.errors;
     return body;
   }

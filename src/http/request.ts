@@ -1,9 +1,7 @@
 import { HttpProblem } from './problem.ts';
 
-/**
- * Ids a client may choose: short, and made only of characters a URI may hold unescaped, so
- * the id is also a valid URI reference for a problem's `instance` and safe in a log line.
- */
+// Ids a client may choose: short, and only characters a URI holds unescaped, so the id is also
+// a valid URI reference for a problem's `instance` and safe in a log line.
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]{1,128}$/;
 
 /** The id a request is known by: the client's `X-Request-Id` when acceptable, else a new one. */
@@ -15,9 +13,7 @@ export function requestIdOf(request: Request): string {
 /** The request header that makes a create safe to retry (docs/api.md, Idempotency-Key). */
 export const IDEMPOTENCY_KEY = 'Idempotency-Key';
 
-/** The longest key taken, in characters. */
 const MAX_KEY_LENGTH = 255;
-
 const EXPECTED_KEY =
   `${IDEMPOTENCY_KEY} must be one Structured Field string of 1 to ${MAX_KEY_LENGTH} ` +
   'printable ASCII characters, such as "8e0f…" in double quotes (\\" and \\\\ escaped), or an ' +
@@ -29,11 +25,7 @@ const SF_STRING = /^"((?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\["\\])*)"$/;
 // a digit, but a UUID often does, and clients send UUIDs unquoted.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z:/]+$/;
 
-/**
- * The request's `Idempotency-Key`, undefined when it sends none, or a 400 naming the form
- * expected: an empty value, one too long, one not ASCII, a list (two header lines are
- * combined into one), or one with parameters. A token is read as the string of its characters.
- */
+/** The request's `Idempotency-Key`, or undefined; a 400 for any other form, a list included. */
 export function idempotencyKeyOf(request: Request): string | undefined {
   // Headers drop the white space around a value, as RFC 8941 parsing does.
   const value = request.headers.get(IDEMPOTENCY_KEY);
@@ -47,9 +39,8 @@ export function idempotencyKeyOf(request: Request): string | undefined {
   return key;
 }
 
-// Entity tags, compared as RFC 9110 section 13.1 says.
+// Entity tags: a version's is strong; they are compared as RFC 9110 section 13.1 says.
 
-/** A strong entity tag for an opaque version string. */
 export function etagOf(version: string): string {
   return `"${version}"`;
 }
@@ -58,10 +49,7 @@ function listedTags(header: string): string[] {
   return header.split(',').map((tag) => tag.trim());
 }
 
-/**
- * Whether `If-None-Match` names the current version, so a GET answers 304. It uses the weak
- * comparison: `W/"x"` names `"x"`.
- */
+/** Whether `If-None-Match` names `etag`, so a GET answers 304: the weak comparison. */
 export function isNotModified(request: Request, etag: string): boolean {
   const ifNoneMatch = request.headers.get('if-none-match');
   if (ifNoneMatch === null) return false;
@@ -71,11 +59,7 @@ export function isNotModified(request: Request, etag: string): boolean {
   );
 }
 
-/**
- * Refuses with 412 a change whose `If-Match` is there and names neither `*` nor the current
- * version; `what` names what changed, as in "to-do". It uses the strong comparison, so a weak
- * tag never matches.
- */
+/** 412 unless `If-Match` is absent, `*` or `etag` (strong comparison); `what` is, say, "to-do". */
 export function requireIfMatch(request: Request, etag: string, what: string): void {
   const ifMatch = request.headers.get('if-match');
   if (ifMatch === null || ifMatch.trim() === '*' || listedTags(ifMatch).includes(etag)) return;

@@ -6,22 +6,13 @@ import { isApiPath, Responses } from './responses.ts';
 /** The router of the routes: each route is handed the request and the makers of its answers. */
 export type Routes = RouterType<IRequest, [Responses]>;
 
-/**
- * Answers `request`. A host that logs each request's id decides it first, with `requestIdOf`,
- * and hands it in; otherwise the handler decides it.
- */
+/** Answers `request`; a host that logs each request's id decides it first, with `requestIdOf`. */
 export type Handler = (request: Request, requestId?: string) => Promise<Response>;
 
 /** `requestId` is the id the client was given for the request that failed, if any. */
 export type ErrorReporter = (error: unknown, request?: Request, requestId?: string) => void;
 
-/**
- * A router of the routes `addRoutes` adds, matched by a `routeTable` of them, as a handler that
- * never rejects (a URL no parser accepts is the client's mistake, answered 400): an `HttpProblem`
- * thrown anywhere is answered as problem+json, anything else is reported and answered with a
- * generic 500. Every answer is made with `ResponseImpl` and carries the request's id, which a
- * problem names as its `instance`, so a user can quote it and it can be found in the log.
- */
+/** A handler that never rejects: it answers a thrown `HttpProblem`, and reports anything else. */
 export function createHandler(
   ResponseImpl: typeof Response,
   reportError: ErrorReporter,
@@ -38,7 +29,6 @@ export function createHandler(
   const router: Routes = Router<IRequest, [Responses]>();
   addRoutes(router);
   const route = routeTable(router.routes);
-  const nowhere = () => new HttpProblem(404, 'Nothing is at this path.');
 
   return async (request, requestId = requestIdOf(request)) => {
     const responses = new Responses(ResponseImpl, requestId);
@@ -46,7 +36,7 @@ export function createHandler(
     try {
       response =
         ((await route(request as IRequest, responses)) as Response | undefined) ??
-        answerError(nowhere(), request, responses);
+        answerError(new HttpProblem(404, 'Nothing is at this path.'), request, responses);
     } catch (error) {
       response = answerError(error, request, responses);
     }
@@ -67,14 +57,9 @@ interface Route {
 const PLAIN_PATH = /^\/[\w\-~/]*$/;
 
 /**
- * The router's routes (its public `routes`), matched as its `fetch` matches them: the first
- * route whose method (or `all`) and path match, its handlers in turn until one answers, then the
- * next route. Unlike `fetch`, it does not parse the URL and its query for every request: the path
- * is cut out of the URL, which is parsed only for an origin not met before or a path not written
- * plainly (dot segments, escapes and the like, which `new URL` may rewrite), and only the routes
- * of the request's method are tried (docs/dependencies.md has what that saves).
- * test/route-table.test.ts holds it to `fetch`'s choices. No route reads `request.query`, so it is
- * not filled in.
+ * The router's public `routes`, matched as its `fetch` matches them (test/route-table.test.ts),
+ * but faster (docs/dependencies.md): the URL is parsed only when `pathFinder` must, only the
+ * request's method's routes are tried, and `request.query`, which no route reads, is not filled.
  */
 export function routeTable(entries: readonly RouteEntry<IRequest, [Responses]>[]) {
   const routesFor = (method: string): Route[] =>
@@ -107,13 +92,9 @@ export function routeTable(entries: readonly RouteEntry<IRequest, [Responses]>[]
   };
 }
 
-/**
- * The path of a URL as `new URL(url).pathname` gives it. A client sends the same Host header
- * over and over: once a URL with it was parsed, its text before the path was exactly the URL's
- * origin, and its path came out as written, a plain path after that same origin is taken as
- * written. Anything else is parsed, and a URL no parser accepts (a Host header such as "a b"
- * makes one) is refused.
- */
+// The path of a URL as `new URL(url).pathname` gives it. Once a URL whose text before the path
+// was exactly its origin gave its path as written, a plain path after that same origin (a client
+// sends the same Host again and again) is taken as written. A Host such as "a b" is a 400.
 function pathFinder() {
   let checkedOrigin = '';
   return (url: string): string => {
@@ -127,8 +108,7 @@ function pathFinder() {
     } catch {
       throw new HttpProblem(400, 'The request URL or its Host header is not valid.');
     }
-    // Only text that is the URL's own origin is kept: after a Host holding a "?" or "#", or a
-    // user, the text that follows is not all path.
+    // After a Host holding a "?" or "#", or a user, the text before the path is not the origin.
     const origin = url.slice(0, start);
     if (plain && parsed.pathname === written && parsed.origin === origin) checkedOrigin = origin;
     return parsed.pathname;
@@ -140,17 +120,14 @@ function pathStart(url: string): number {
   return url.indexOf('/', url.indexOf('//') + 2);
 }
 
-/** The path from `start` (as `pathStart` finds it) to the query; "/" when there is none. */
+/** The path from `start` to the query; "/" when there is none. */
 function pathAt(url: string, start: number): string {
   if (start === -1) return '/';
   const query = url.indexOf('?', start);
   return query === -1 ? url.slice(start) : url.slice(start, query);
 }
 
-/**
- * The path of a request URL without its query, found without parsing, so it works even for
- * a URL that `new URL` refuses, and never logs what a query may hold.
- */
+/** The path, not the query (a log must not hold it), found even in a URL `new URL` refuses. */
 export function pathOf(url: string): string {
   return pathAt(url, pathStart(url));
 }

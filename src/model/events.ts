@@ -1,7 +1,5 @@
-/**
- * The events of the event streams, shared by the server, which writes them, and the page, which
- * reads them. This module runs in the browser too: it imports types only.
- */
+// The events of the event streams: the server writes them, the page reads them. This module
+// runs in the browser too, so it imports types only.
 import type { ListInfo, Todo } from './resources.ts';
 
 /** The whole list of items, sent to a client that is new or cannot be brought up to date. */
@@ -28,10 +26,7 @@ interface ListRenamed {
 /** Every change a list's stream tells, in its order: each has an id a client may resume after. */
 export type ChangeEvent = TodoChange | ListRenamed;
 
-/**
- * A named list was deleted: the last event of its streams, which then end. It has no id, as
- * there is nothing left to resume.
- */
+/** A named list was deleted: its streams' last event, with no id, as nothing is left to resume. */
 interface ListDeleted {
   readonly type: 'list-deleted';
   readonly list: ListInfo;
@@ -52,16 +47,13 @@ export const LIVE_EVENT_TYPES: readonly LiveEventType[] = [
   'list-deleted',
 ];
 
-/** Where an event id stands: the run of the list that wrote it, and its place in that run. */
+/** Where an event id stands: the list's run (a new one when it starts again), and its place. */
 export interface EventPlace {
   readonly run: string;
   readonly sequence: number;
 }
 
-/**
- * The id of the event at `sequence` in `run`, which is also the list's version and ETag then.
- * The run tells a client that the list started again; the sequence orders events within it.
- */
+/** The id of the event at `sequence` in `run`, which is also the list's version and ETag then. */
 export function eventIdOf({ run, sequence }: EventPlace): string {
   return `${run}.${sequence}`;
 }
@@ -78,22 +70,17 @@ export const RECONNECT_DELAY_MS = 3000;
 /** The query parameter that carries the last event id for clients that cannot set headers. */
 export const LAST_EVENT_ID_PARAM = 'lastEventId';
 
-function isTodo(value: unknown): value is Todo {
-  if (typeof value !== 'object' || value === null) return false;
-  const { id, title, completed } = value as Record<string, unknown>;
-  return typeof id === 'string' && typeof title === 'string' && typeof completed === 'boolean';
-}
-
 function isListInfo(value: unknown): value is ListInfo {
   if (typeof value !== 'object' || value === null) return false;
   const { id, title } = value as Record<string, unknown>;
   return typeof id === 'string' && typeof title === 'string';
 }
 
-/**
- * The event an SSE message carries, or undefined when its type or data is not one this
- * protocol defines: a client ignores what it does not understand rather than break.
- */
+function isTodo(value: unknown): value is Todo {
+  return isListInfo(value) && typeof (value as { completed?: unknown }).completed === 'boolean';
+}
+
+/** The event an SSE message carries, or undefined for one this protocol does not define. */
 export function readLiveEvent(type: string, id: string, data: string): LiveEvent | undefined {
   let value: unknown;
   try {
@@ -118,9 +105,8 @@ export function readLiveEvent(type: string, id: string, data: string): LiveEvent
 }
 
 /**
- * One SSE message: an event of `type` whose data, `json`, is already encoded (JSON has no line
- * break outside a string, so it is one `data` line). Without `id`, the event cannot be resumed
- * after.
+ * One SSE message of `type`, its data `json` already encoded (JSON has no line break outside a
+ * string, so it is one `data` line). Without `id`, the event cannot be resumed after.
  */
 export function sseMessage(type: LiveEventType, json: string, id?: string): string {
   return `${id === undefined ? '' : `id: ${id}\n`}event: ${type}\ndata: ${json}\n\n`;
