@@ -28,10 +28,7 @@ export interface RunningServer {
   readonly url: string;
   readonly app: App;
   readonly server: Server;
-  /**
-   * Answers 503 on `/healthz` for the drain delay, then stops accepting, lets requests in
-   * flight finish within the shutdown timeout, and closes.
-   */
+  /** Drains for `server.drainDelayMs`, then closes, waiting `shutdownTimeoutMs` at most. */
   close(): Promise<void>;
 }
 
@@ -88,11 +85,10 @@ export async function startNodeServer(
     }
     return response;
   };
-  // Node hands over all the requests pipelined on a connection at once and only orders their
-  // answers. RFC 9112 (9.3.2) lets a server work on pipelined requests together only when all
-  // are safe: a GET sent after a POST must see what the POST did. So a request waits until the
-  // one before it on its connection has its answer. Most connections have one request in
-  // flight at a time: such a request is answered at once, with nothing to look up or chain.
+  // Node hands over the requests pipelined on a connection at once, and only orders their
+  // answers; RFC 9112 (9.3.2) allows working on them together only when all are safe (a GET
+  // after a POST must see what it did). So a request waits for the answer of the one before it
+  // on its connection; a lone request, the usual case, is answered at once.
   const adapter = createServerAdapter<{ req: IncomingMessage }>((request, { req }) => {
     const socket = req.socket as QueuedSocket;
     const waitFor = socket[IN_FLIGHT] ? socket[LAST_ANSWER] : undefined;
