@@ -1,6 +1,7 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createApp, type App } from '../src/app.ts';
 import { DEFAULT_APP_CONFIG } from '../src/config.ts';
+import { DROPPED_CLIENT_GRACE_MS } from '../src/live/event-channel.ts';
 import { localLists, memoryListStores } from '../src/lists/local-lists.ts';
 import type { Change } from '../src/store/changes.ts';
 import { ListStore } from '../src/store/list-store.ts';
@@ -231,6 +232,18 @@ describe('the handler streaming events', () => {
       await create(app, 'x'.repeat(1000));
     }
     expect(app.events.openCount).toBe(0);
+  });
+
+  it('cuts the stream of a dropped client that has not read again after 10 s', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+    onTestFinished(() => void vi.useRealTimers());
+    const app = createApp();
+    const response = await openEvents(app);
+    for (let i = 0; i < 1200 && app.events.openCount > 0; i += 1) {
+      await create(app, 'x'.repeat(1000));
+    }
+    vi.advanceTimersByTime(DROPPED_CLIENT_GRACE_MS);
+    await expect(response.body!.getReader().read()).rejects.toThrow('The client stopped reading.');
   });
 
   it('does not count a large snapshot against the client that has yet to read it', async () => {

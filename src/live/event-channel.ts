@@ -34,6 +34,9 @@ export interface EventChannel {
 /** Opens a channel that queues up to `queueBytes` bytes for a client that reads slowly. */
 export type OpenEventChannel = (queueBytes: number) => EventChannel;
 
+/** How long a dropped client has to take what its stream holds and see it end cleanly. */
+export const DROPPED_CLIENT_GRACE_MS = 10_000;
+
 /**
  * A web `TransformStream`, with a queue of our own that ending the stream can drop and still
  * close cleanly. A failed write is the only sign some hosts give that a client left (workerd's
@@ -89,11 +92,16 @@ export const openWebEventChannel: OpenEventChannel = (queueBytes) => {
       return true;
     },
     end(now) {
-      if (now) {
+      ending = true;
+      if (now && !failed) {
         queue = [];
         queued = 0;
+        // One that never reads again would hold its connection for ever: it is cut.
+        const cut = () => void writer.abort(new Error('The client stopped reading.')).catch(leave);
+        const timer = setTimeout(cut, DROPPED_CLIENT_GRACE_MS);
+        const stop = () => clearTimeout(timer);
+        writer.closed.then(stop, stop);
       }
-      ending = true;
       void pass();
     },
     onGone: (listener) => {
