@@ -67,6 +67,8 @@ class EventRelay {
 
   /** Passes on what comes on `socket`, accepted; `resumed`: it replaces one that was lost. */
   listen(socket: WebSocket, resumed = false): void {
+    // The client may have left while the object was asked for the socket.
+    if (this.#ended) return endStream(socket);
     this.#socket = socket;
     let awaitingOpening = resumed;
     socket.addEventListener('message', ({ data }) => {
@@ -101,9 +103,7 @@ class EventRelay {
         await answer.body?.cancel();
         return this.#client.end();
       }
-      accepted(socket);
-      if (this.#ended) endStream(socket);
-      else this.listen(socket, true);
+      this.listen(accepted(socket), true);
     } catch {
       this.#client.end();
     }
