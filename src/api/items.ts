@@ -40,14 +40,19 @@ export async function judgedWithPending(
 }
 
 type Answer = (list: LiveList, request: IRequest, responses: Responses) => Response;
-type Change = (list: LiveList, request: IRequest, responses: Responses) => Promise<Response>;
+type ChangeRoute = (list: LiveList, request: IRequest, responses: Responses) => Promise<Response>;
 
 /** The items and event stream of the default list and of named ones, alike (docs/api.md). */
 export function addItemRoutes(
   router: Routes,
   { lists, limits, contentLengthIsExact }: ListRouteDeps,
 ) {
-  const item = (responses: Responses, status: number, stored: StoredTodo, location?: string) => {
+  const itemAnswer = (
+    responses: Responses,
+    status: number,
+    stored: StoredTodo,
+    location?: string,
+  ) => {
     const etag = etagOf(stored.version);
     const headers: Record<string, string> = location === undefined ? { etag } : { etag, location };
     return responses.apiJson(status, stored.json, headers);
@@ -71,10 +76,10 @@ export function addItemRoutes(
     const stored = found(store.get(request.params.id!));
     const etag = etagOf(stored.version);
     if (isNotModified(request, etag)) return responses.apiEmpty(304, { etag });
-    return item(responses, 200, stored);
+    return responses.apiJson(200, stored.json, { etag });
   };
 
-  const createTodo: Change = async (list, request, responses) => {
+  const createTodo: ChangeRoute = async (list, request, responses) => {
     const key = idempotencyKeyOf(request);
     requireJsonMediaType(request);
     const fields = await readFields(request);
@@ -89,10 +94,10 @@ export function addItemRoutes(
     const created = earlier
       ? itemToReplay(earlier.created, earlier.committed, fields)
       : await store.create(fields, key);
-    return item(responses, 201, created, `${paths.todos}/${created.todo.id}`);
+    return itemAnswer(responses, 201, created, `${paths.todos}/${created.todo.id}`);
   };
 
-  const replaceTodo: Change = async (list, request, responses) => {
+  const replaceTodo: ChangeRoute = async (list, request, responses) => {
     const id = request.params.id!;
     const current = found(list.store.withPending.get(id));
     requireJsonMediaType(request);
@@ -100,14 +105,15 @@ export function addItemRoutes(
     const fields = await readFields(request, id);
     // The body arrived asynchronously: the list or the item may have changed or gone meanwhile.
     const { store } = list.stillThere();
-    requireCurrent(request, found(store.withPending.get(id)));
-    return item(responses, 200, found(await store.replace(id, fields)));
+    const now = found(store.withPending.get(id));
+    requireCurrent(request, now);
+    return itemAnswer(responses, 200, await store.replace(now, fields));
   };
 
-  const deleteTodo: Change = async ({ store }, request, responses) => {
-    const id = request.params.id!;
-    requireCurrent(request, found(store.withPending.get(id)));
-    return item(responses, 200, found(await store.delete(id)));
+  const deleteTodo: ChangeRoute = async ({ store }, request, responses) => {
+    const current = found(store.withPending.get(request.params.id!));
+    requireCurrent(request, current);
+    return itemAnswer(responses, 200, await store.delete(current));
   };
 
   const openStream: Answer = (list, request, responses) =>
@@ -123,7 +129,7 @@ export function addItemRoutes(
   for (const { prefix, listOf } of bases) {
     const on = (answer: Answer) => (request: IRequest, responses: Responses) =>
       answer(listOf(request), request, responses);
-    const change = (answer: Change) => (request: IRequest, responses: Responses) => {
+    const change = (answer: ChangeRoute) => (request: IRequest, responses: Responses) => {
       const list = listOf(request);
       return judgedWithPending(list.store, () => answer(list, request, responses));
     };

@@ -21,7 +21,7 @@ import { PendingChanges, type ListState } from './pending.ts';
 export class ListStore implements ListState {
   readonly run: string;
   #sequence: number;
-  #title: StoredList;
+  #resource: StoredList;
   readonly #items = new Map<string, StoredTodo>();
   readonly #history: History;
   readonly #listeners = new Set<(change: Change) => void>();
@@ -37,7 +37,7 @@ export class ListStore implements ListState {
     this.run = start?.run ?? newRunId();
     this.#sequence = start?.sequence ?? 0;
     const info = options.info ?? { id: '', title: '' };
-    this.#title = start?.title ?? { info, version: this.version, json: JSON.stringify(info) };
+    this.#resource = start?.resource ?? { info, version: this.version, json: JSON.stringify(info) };
     for (const item of start?.items ?? []) this.#items.set(item.todo.id, item);
     const kept = start?.changes ?? [];
     const baseId = eventIdOf({ run: this.run, sequence: this.#sequence - kept.length });
@@ -48,11 +48,12 @@ export class ListStore implements ListState {
   get version(): string {
     return eventIdOf({ run: this.run, sequence: this.#sequence });
   }
-  get title(): StoredList {
-    return this.#title;
+  /** The list's own resource: its id and title, with their version (its ETag) and JSON. */
+  get resource(): StoredList {
+    return this.#resource;
   }
   get listVersion(): string {
-    return this.#title.version;
+    return this.#resource.version;
   }
   get size(): number {
     return this.#items.size;
@@ -73,19 +74,18 @@ export class ListStore implements ListState {
     return this.#change('created', { id: crypto.randomUUID(), ...fields }, key);
   }
 
-  /** Undefined when the list with its pending changes holds no item `id`. */
-  replace(id: string, fields: TodoFields): Promise<StoredTodo> | undefined {
-    return this.withPending.get(id) && this.#change('updated', { id, ...fields });
+  /** `current`: the item as the list with its pending changes holds it now. */
+  replace(current: StoredTodo, fields: TodoFields): Promise<StoredTodo> {
+    return this.#change('updated', { id: current.todo.id, ...fields });
   }
 
-  /** The item as it was; undefined when the list with its pending changes holds no item `id`. */
-  delete(id: string): Promise<StoredTodo> | undefined {
-    const item = this.withPending.get(id);
-    return item && this.#make({ type: 'deleted', id: this.#nextId(), item }, item);
+  /** Resolves to `current`, the item as the list with its pending changes holds it now. */
+  delete(current: StoredTodo): Promise<StoredTodo> {
+    return this.#make({ type: 'deleted', id: this.#nextId(), item: current }, current);
   }
 
   rename(title: string): Promise<StoredList> {
-    const info = { id: this.#title.info.id, title };
+    const info = { id: this.#resource.info.id, title };
     const list = { info, version: this.#nextId(), json: JSON.stringify(info) };
     return this.#make({ type: 'list-renamed', id: list.version, list }, list);
   }
@@ -141,7 +141,7 @@ export class ListStore implements ListState {
     }
     const pending = (this.#pending ??= new PendingChanges(this));
     pending.add(change);
-    const committed = new Promise<T>((resolve, reject) => {
+    const commit = new Promise<T>((resolve, reject) => {
       done = (error) => {
         if (error === undefined) {
           pending.shift();
@@ -153,12 +153,12 @@ export class ListStore implements ListState {
         reject(error);
       };
     });
-    this.#lastWrite = committed;
-    return committed;
+    this.#lastWrite = commit;
+    return commit;
   }
 
   #commit(change: Change): void {
-    if (change.type === 'list-renamed') this.#title = change.list;
+    if (change.type === 'list-renamed') this.#resource = change.list;
     else if (change.type === 'deleted') this.#items.delete(change.item.todo.id);
     else this.#items.set(change.item.todo.id, change.item);
     this.#sequence += 1;
