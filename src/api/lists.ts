@@ -21,12 +21,12 @@ export function addListRoutes(
     lists.named.get(request.params.list!) ?? raise(noSuchList());
 
   // The list's page rides along, so a client that made a list with curl has the link to share.
-  const answer = (responses: Responses, status: number, list: StoredList, location?: string) => {
-    const etag = etagOf(list.version);
-    const link = `<${listPageOf(list.info.id)}>; rel="alternate"; type="text/html"`;
+  const answer = (responses: Responses, status: number, stored: StoredList, location?: string) => {
+    const etag = etagOf(stored.version);
+    const link = `<${listPageOf(stored.info.id)}>; rel="alternate"; type="text/html"`;
     const headers: Record<string, string> =
       location === undefined ? { etag, link } : { etag, link, location };
-    return responses.apiJson(status, list.json, headers);
+    return responses.apiJson(status, stored.json, headers);
   };
 
   // Checked on the list with its pending changes: a rename not yet committed is in it.
@@ -42,10 +42,10 @@ export function addListRoutes(
   };
 
   const readList = (request: IRequest, responses: Responses) => {
-    const { title } = named(request).store;
-    const etag = etagOf(title.version);
+    const { resource } = named(request).store;
+    const etag = etagOf(resource.version);
     if (isNotModified(request, etag)) return responses.apiEmpty(304, { etag });
-    return answer(responses, 200, title);
+    return answer(responses, 200, resource);
   };
 
   const renameList = (request: IRequest, responses: Responses) => {

@@ -67,16 +67,11 @@ export class LiveList {
   }
 
   get id(): string {
-    return this.store.title.info.id;
+    return this.store.resource.info.id;
   }
 
   get isDefault(): boolean {
     return this.id === '';
-  }
-
-  /** Whether the list is deleted, or being deleted. */
-  get deleted(): boolean {
-    return this.#deleting;
   }
 
   /**
@@ -119,7 +114,7 @@ export class LiveList {
       this.#deleting = false;
       throw error;
     }
-    this.#events?.endForDeletion(this.store.title);
+    this.#events?.endForDeletion(this.store.resource);
   }
 
   /** Ends the open streams and refuses new ones: the host is shutting down. */

@@ -36,10 +36,9 @@ export function localLists(options: LocalListsOptions): OpenListDirectory {
 const BEING_MADE = 'being made';
 
 /**
- * The lists, and the keys they were made with: every live list's, and the deleted lists' of the
- * latest `maxLists` deletions, which answer 410 so that they cannot make their list again. So
- * the keys held stay within twice the lists held, and a deleted list's key is refused while as
- * many lists as the service holds are made; then it is forgotten, and makes a new list.
+ * The lists, and the keys they were made with: the live lists', and those of the latest
+ * `maxLists` deletions, which answer 410 rather than make their list again; so at most twice as
+ * many keys as lists are held, and an older deleted list's key makes a new list.
  */
 class LocalLists implements ListDirectory {
   readonly defaultList: LiveList;
@@ -62,7 +61,7 @@ class LocalLists implements ListDirectory {
     this.#storeOptions = storeOptionsOf(context);
     this.defaultList = new LiveList(this.#stores.openDefault(this.#storeOptions), context);
     for (const store of this.#stores.openKept(this.#storeOptions)) {
-      this.named.set(store.title.info.id, new LiveList(store, context));
+      this.named.set(store.resource.info.id, new LiveList(store, context));
     }
     // The deleted lists' keys come in the order they were deleted.
     for (const keyed of this.#stores.keptKeys()) {
@@ -99,7 +98,7 @@ class LocalLists implements ListDirectory {
     } finally {
       this.#listsChanging -= 1;
     }
-    const made = store.title;
+    const made = store.resource;
     this.named.set(made.info.id, new LiveList(store, this.#context));
     if (idempotencyKey !== undefined) {
       this.#keys.set(idempotencyKey, { idempotencyKey, made });

@@ -1,4 +1,4 @@
-import { openList } from '../storage/kept-lists.ts';
+import { openListStore } from '../storage/kept-lists.ts';
 import { hasListRow, isPrepared, keptListKeys, listKeyRow } from '../storage/schema.ts';
 import { newListRows, prepare } from '../storage/schema.ts';
 import { immediateWrites, runStatements, type SqlDatabase } from '../storage/sql.ts';
@@ -26,9 +26,11 @@ export interface SingleListOptions {
  */
 export function singleList(options: SingleListOptions): OpenListDirectory {
   return (context) => {
-    if (options.listId !== undefined) return new NamedList(context, options, options.listId);
+    if (options.listId !== undefined)
+      return new NamedListDirectory(context, options, options.listId);
     const { sql, keepDefault } = options;
-    // Opened on first use, as a request's: storage it cannot read is that request's error.
+    // Opened on first use: storage it cannot read fails the request that uses it, or the
+    // object's wake when it has streams to adopt.
     let list: LiveList | undefined;
     const open = () => {
       if (!keepDefault) return new LiveList(new ListStore(storeOptionsOf(context)), context);
@@ -49,11 +51,11 @@ export function singleList(options: SingleListOptions): OpenListDirectory {
 
 /** The list kept in `sql` under the key `''`, its id `listId`. */
 function openKept(sql: SqlDatabase, listId: string, context: ListContext): LiveList {
-  const store = openList(sql, immediateWrites(sql), '', listId, storeOptionsOf(context));
+  const store = openListStore(sql, immediateWrites(sql), '', listId, storeOptionsOf(context));
   return new LiveList(store, context);
 }
 
-class NamedList implements ListDirectory {
+class NamedListDirectory implements ListDirectory {
   readonly defaultList = undefined;
   readonly named = { get: (id: string) => this.#find(id) };
   readonly #context: ListContext;
@@ -88,7 +90,7 @@ class NamedList implements ListDirectory {
     const rows = newListRows('', { id: this.#listId, title }, idempotencyKey);
     sql.transaction(() => runStatements(sql, rows));
     this.#list = this.#open();
-    return this.#list.store.title;
+    return this.#list.store.resource;
   }
 
   async delete(list: LiveList): Promise<void> {

@@ -39,7 +39,7 @@ export class EventStreams {
   readonly #clients = new Set<EventClient>();
   readonly #frames = new WeakMap<Change, Uint8Array>();
   #heartbeat: ReturnType<typeof setInterval> | undefined;
-  /** Changes answered, not yet written to the clients. */
+  /** Changes committed, not yet written to the clients. */
   #unsent: Change[] = [];
   #closed = false;
 

@@ -35,12 +35,10 @@ export interface CommitCounts {
 }
 
 /**
- * Group commit: many changes in one transaction, with one fsync. A batch gathers the changes
- * made while the commit before it was under way, and goes on while each turn of the event loop
- * brings more (the writers the last commit answered send their next changes). It leaves at the
- * end of the first turn that brought nothing new, at `MAX_BATCH` changes, or after
- * `MAX_WAIT_MS`: a lone writer's batch leaves at the end of its own turn. A failed batch fails
- * every change in it and every change queued behind it (`SqlWrites`).
+ * Group commit: many changes in one transaction and one fsync. A batch gathers the changes made
+ * during the commit before it, and while each turn of the event loop brings more; it leaves at
+ * the end of a turn that brought none (a lone writer's own turn), at `MAX_BATCH`, or after
+ * `MAX_WAIT_MS`. A failed batch fails its changes and every one queued behind it.
  */
 export class GroupCommit implements SqlWrites {
   readonly #committer: Committer;
@@ -105,7 +103,7 @@ export class GroupCommit implements SqlWrites {
     const batch = this.#queue.splice(0, MAX_BATCH);
     const transaction = {};
     const started = performance.now();
-    const committed = (error?: unknown) => {
+    const finished = (error?: unknown) => {
       this.#underWay = false;
       this.#busyMs += performance.now() - started;
       if (error === undefined) {
@@ -120,9 +118,9 @@ export class GroupCommit implements SqlWrites {
     try {
       statements = batch.flatMap(({ write }) => write(transaction));
     } catch (error) {
-      return committed(error ?? new Error('The commit failed.'));
+      return finished(error ?? new Error('The commit failed.'));
     }
     this.#underWay = true;
-    this.#committer.commit(statements, committed);
+    this.#committer.commit(statements, finished);
   }
 }

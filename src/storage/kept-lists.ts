@@ -5,7 +5,7 @@ import { ListStore } from '../store/list-store.ts';
 import { ListWriter } from './list-writer.ts';
 import { hasListRow, keptListKeys, listDeletion, newListRows, prepare } from './schema.ts';
 import type { KeyedList } from './schema.ts';
-import { committed, runStatements, type SqlDatabase, type SqlWrites } from './sql.ts';
+import { writeAll, runStatements, type SqlDatabase, type SqlWrites } from './sql.ts';
 
 export type StoreOptions = Pick<ListStoreOptions, 'keepChanges' | 'reportError'>;
 
@@ -23,22 +23,22 @@ export interface ListStores {
 }
 
 /**
- * Every list kept in one SQLite database, under its id. Every write, of an item or of a list,
- * goes through `writes`, so each is committed after those made before it.
+ * Every list kept in one SQLite database, under its id. Once a list is open, every write, of an
+ * item or of a list, goes through `writes`, so each is committed after those made before it.
  */
 export function sqliteListStores(db: SqlDatabase, writes: SqlWrites): ListStores {
   prepare(db);
   return {
-    openDefault: (options) => openList(db, writes, '', '', options),
+    openDefault: (options) => openListStore(db, writes, '', '', options),
     openKept: (options) =>
       db
         .all<{ list: string }>("SELECT list FROM lists WHERE list != ''")
-        .map(({ list }) => openList(db, writes, list, list, options)),
+        .map(({ list }) => openListStore(db, writes, list, list, options)),
     create: async (info, options, idempotencyKey) => {
-      await committed(writes, newListRows(info.id, info, idempotencyKey));
-      return openList(db, writes, info.id, info.id, options);
+      await writeAll(writes, newListRows(info.id, info, idempotencyKey));
+      return openListStore(db, writes, info.id, info.id, options);
     },
-    remove: (listId, deletedKeysKept) => committed(writes, listDeletion(listId, deletedKeysKept)),
+    remove: (listId, deletedKeysKept) => writeAll(writes, listDeletion(listId, deletedKeysKept)),
     keptKeys: () => keptListKeys(db),
   };
 }
@@ -48,7 +48,7 @@ export function sqliteListStores(db: SqlDatabase, writes: SqlWrites): ListStores
  * none, as a store whose changes are written through `writes`: a restart, or a Durable Object
  * leaving memory, loses nothing acknowledged, and event ids go on where they stopped.
  */
-export function openList(
+export function openListStore(
   db: SqlDatabase,
   writes: SqlWrites,
   key: string,
@@ -57,7 +57,7 @@ export function openList(
 ): ListStore {
   const { start, itemRows } = db.transaction(() => {
     if (!hasListRow(db, key)) runStatements(db, newListRows(key, { id: listId, title: '' }));
-    return keptList(db, key, listId, options.keepChanges);
+    return readKeptList(db, key, listId, options.keepChanges);
   });
   const writer = new ListWriter(writes, key, options.keepChanges, itemRows);
   return new ListStore({ ...options, start, persist: writer.persist.bind(writer) });
@@ -71,7 +71,7 @@ interface ChangeRow {
 }
 
 /** The list as its item rows hold it, the changes after them replayed, and its latest changes. */
-function keptList(db: SqlDatabase, key: string, listId: string, keepChanges: number) {
+function readKeptList(db: SqlDatabase, key: string, listId: string, keepChanges: number) {
   type ListRow = { title_json: string; title_version: string; run: string; sequence: number };
   const [row] = db.all<ListRow & { items_at: number }>(
     'SELECT title_json, title_version, run, sequence, items_at FROM lists WHERE list = ?',
@@ -98,7 +98,7 @@ function keptList(db: SqlDatabase, key: string, listId: string, keepChanges: num
   const after = changes.filter((kept) => kept.sequence > itemsAt).map((kept) => kept.change);
   if (after.length !== sequence - itemsAt) {
     throw new Error(
-      `The list kept under the key ${JSON.stringify(key)} lacks changes its items need: ` +
+      `The ${key === '' ? 'default list' : `list ${key}`} in storage lacks changes its items need: ` +
         `${sequence - itemsAt} after ${itemsAt}, ${after.length} found. The storage was changed ` +
         'by something other than this service.',
     );
@@ -113,7 +113,7 @@ function keptList(db: SqlDatabase, key: string, listId: string, keepChanges: num
   const start: KeptList = {
     run,
     sequence,
-    title: { info, version: row!.title_version, json: JSON.stringify(info) },
+    resource: { info, version: row!.title_version, json: JSON.stringify(info) },
     items: [...items.values()],
     changes: recent.map((kept) => kept.change),
   };

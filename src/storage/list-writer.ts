@@ -21,16 +21,14 @@ export interface ItemRowsAt {
 }
 
 /**
- * One list's changes on their way to SQLite, each a write of its own: the change's row (and a
- * create's `Idempotency-Key`), and for a rename the list's new title. A list's changes in one
- * transaction move its sequence with one statement: the first writes it, each later one moves
- * its parameter on. Every `FOLD_EVERY` changes, one also folds the changes since the last fold
- * into the item rows, and only then trims the kept changes to the latest `keepChanges`: a
- * change not yet folded is the only record of what it did.
+ * One list's changes on their way to SQLite, each a write: its row (and a create's key), for a
+ * rename the title. A transaction's changes move the sequence with one statement, its parameter
+ * moved on by each. Every `FOLD_EVERY` changes one also folds the changes into the item rows, and
+ * only then trims the kept changes: an unfolded change is the only record of what it did.
  */
 export class ListWriter {
   readonly #writes: SqlWrites;
-  readonly #key: string;
+  readonly #listKey: string;
   readonly #keepChanges: number;
   /** The sequence statement of the transaction being formed, if any, and its parameters. */
   #moving: { readonly within: Transaction; readonly params: [number, string, number] } | undefined;
@@ -41,9 +39,9 @@ export class ListWriter {
   /** The sequences of the changes whose writes fold, not yet committed, in order. */
   readonly #folding: number[] = [];
 
-  constructor(writes: SqlWrites, key: string, keepChanges: number, itemRows: ItemRowsAt) {
+  constructor(writes: SqlWrites, listKey: string, keepChanges: number, itemRows: ItemRowsAt) {
     this.#writes = writes;
-    this.#key = key;
+    this.#listKey = listKey;
     this.#keepChanges = keepChanges;
     this.#foldedAt = itemRows.sequence;
     this.#unfolded = [...itemRows.after];
@@ -61,11 +59,11 @@ export class ListWriter {
   }
 
   #statements(change: Change, sequence: number, transaction: Transaction): readonly SqlStatement[] {
-    const key = this.#key;
+    const listKey = this.#listKey;
     const rows = [
       statement(
         'INSERT INTO list_changes (list, sequence, type, data) VALUES (?, ?, ?, ?)',
-        ...[key, sequence, change.type, jsonOf(change)],
+        ...[listKey, sequence, change.type, jsonOf(change)],
       ),
     ];
     if (change.type === 'list-renamed') {
@@ -73,14 +71,14 @@ export class ListWriter {
       rows.push(
         statement(
           'UPDATE lists SET title_json = ?, title_version = ? WHERE list = ?',
-          ...[JSON.stringify(info.title), version, key],
+          ...[JSON.stringify(info.title), version, listKey],
         ),
       );
     } else if (change.key !== undefined && this.#keepChanges > 0) {
       rows.push(
         statement(
           'INSERT INTO list_change_keys (list, sequence, idempotency_key) VALUES (?, ?, ?)',
-          ...[key, sequence, change.key],
+          ...[listKey, sequence, change.key],
         ),
       );
     }
@@ -96,7 +94,7 @@ export class ListWriter {
     }
     // If the sequence has moved already, another service has the same storage open and holds a
     // different list in memory: writing would make the two lists part ways, so the write fails.
-    const params: [number, string, number] = [sequence, key, sequence - 1];
+    const params: [number, string, number] = [sequence, listKey, sequence - 1];
     this.#moving = { within: transaction, params };
     const sql = 'UPDATE lists SET sequence = ? WHERE list = ? AND sequence = ? RETURNING sequence';
     return [{ sql, params, orFail: SHARED_STORAGE }, ...rows];
@@ -108,7 +106,7 @@ export class ListWriter {
    * were made (the rows' order). Trimming the kept changes here spares each commit its deletes.
    */
   #fold(changes: readonly Change[], through: number): SqlStatement[] {
-    const key = this.#key;
+    const listKey = this.#listKey;
     const touched = new Map<string, { readonly first: ItemChange; last: ItemChange }>();
     for (const change of changes) {
       if (change.type === 'list-renamed') continue;
@@ -123,7 +121,9 @@ export class ListWriter {
       const { todo, version } = last.item;
       if (last.type === 'deleted') {
         if (!made)
-          rows.push(statement('DELETE FROM list_items WHERE list = ? AND id = ?', key, todo.id));
+          rows.push(
+            statement('DELETE FROM list_items WHERE list = ? AND id = ?', listKey, todo.id),
+          );
         continue;
       }
       const title = JSON.stringify(todo.title);
@@ -132,18 +132,18 @@ export class ListWriter {
         made
           ? statement(
               'INSERT INTO list_items (list, id, title_json, completed, version) VALUES (?, ?, ?, ?, ?)',
-              ...[key, todo.id, title, completed, version],
+              ...[listKey, todo.id, title, completed, version],
             )
           : statement(
               'UPDATE list_items SET title_json = ?, completed = ?, version = ? WHERE list = ? AND id = ?',
-              ...[title, completed, version, key, todo.id],
+              ...[title, completed, version, listKey, todo.id],
             ),
       );
     }
-    rows.push(statement('UPDATE lists SET items_at = ? WHERE list = ?', through, key));
+    rows.push(statement('UPDATE lists SET items_at = ? WHERE list = ?', through, listKey));
     for (const table of ['list_changes', 'list_change_keys']) {
       const trim = `DELETE FROM ${table} WHERE list = ? AND sequence <= ?`;
-      rows.push(statement(trim, key, through - this.#keepChanges));
+      rows.push(statement(trim, listKey, through - this.#keepChanges));
     }
     return rows;
   }

@@ -63,7 +63,9 @@ export function isPrepared(db: SqlDatabase): boolean {
     throw new StorageFormatError('of a format from before formats were numbered');
   }
   const [row] = db.all<{ version: number }>('SELECT version FROM storage_format');
-  if (row?.version !== FORMAT) throw new StorageFormatError(`of format ${row?.version}`);
+  if (row?.version !== FORMAT) {
+    throw new StorageFormatError(row ? `of format ${row.version}` : 'of no recorded format');
+  }
   return true;
 }
 

@@ -68,7 +68,7 @@ export function immediateWrites(db: SqlDatabase): SqlWrites {
 }
 
 /** Writes `statements` as one write through `writes`; resolves once they are committed. */
-export function committed(writes: SqlWrites, statements: readonly SqlStatement[]): Promise<void> {
+export function writeAll(writes: SqlWrites, statements: readonly SqlStatement[]): Promise<void> {
   return new Promise((resolve, reject) =>
     writes.enqueue(
       () => statements,

@@ -84,7 +84,7 @@ export class History {
 export interface KeptList {
   readonly run: string;
   readonly sequence: number;
-  readonly title: StoredList;
+  readonly resource: StoredList;
   readonly items: readonly StoredTodo[];
   /** The latest changes, for clients that resume; the last is the `sequence`th. */
   readonly changes: readonly Change[];

@@ -17,7 +17,7 @@ export class PendingChanges implements ListState {
   readonly #committed: ListState;
   readonly #changes: Change[] = [];
   readonly #items = new Map<string, { readonly value?: StoredTodo; readonly by: Change }>();
-  #title: { readonly version: string; readonly by: Change } | undefined;
+  #renamed: { readonly version: string; readonly by: Change } | undefined;
   /** Items the pending changes created, less those they deleted. */
   #added = 0;
 
@@ -38,7 +38,7 @@ export class PendingChanges implements ListState {
   }
 
   get listVersion(): string {
-    return this.#title?.version ?? this.#committed.listVersion;
+    return this.#renamed?.version ?? this.#committed.listVersion;
   }
 
   get(id: string): StoredTodo | undefined {
@@ -53,7 +53,7 @@ export class PendingChanges implements ListState {
   add(change: Change): void {
     this.#changes.push(change);
     if (change.type === 'list-renamed') {
-      this.#title = { version: change.id, by: change };
+      this.#renamed = { version: change.id, by: change };
       return;
     }
     const value = change.type === 'deleted' ? undefined : change.item;
@@ -65,7 +65,7 @@ export class PendingChanges implements ListState {
   shift(): void {
     const change = this.#changes.shift()!;
     if (change.type === 'list-renamed') {
-      if (this.#title?.by === change) this.#title = undefined;
+      if (this.#renamed?.by === change) this.#renamed = undefined;
       return;
     }
     const id = change.item.todo.id;
@@ -77,7 +77,7 @@ export class PendingChanges implements ListState {
   clear(): void {
     this.#changes.length = 0;
     this.#items.clear();
-    this.#title = undefined;
+    this.#renamed = undefined;
     this.#added = 0;
   }
 }

@@ -45,7 +45,7 @@ export class EventSockets {
     const list = sockets.length > 0 ? this.#listOf() : undefined;
     for (const socket of sockets) {
       const run = socket.deserializeAttachment() as string;
-      if (list !== undefined && run === list.store.run && !list.deleted) {
+      if (list !== undefined && run === list.store.run) {
         const channel = new SocketChannel(socket);
         this.#channels.set(socket, channel);
         list.events.adopt(channel);
