@@ -45,7 +45,9 @@ export function addSiteRoutes(router: Routes, { config, assets, isDraining }: Si
   };
 
   const readDocument = async () => {
-    const bytes = await assets?.read(OPENAPI_FILE);
+    if (assets === undefined)
+      throw new Error('This host serves no files, the OpenAPI document among them.');
+    const bytes = await assets.read(OPENAPI_FILE);
     if (bytes === undefined)
       throw new Error(`public/${OPENAPI_FILE} is missing: run npm run build.`);
     return withSettings(new TextDecoder().decode(bytes), config);

@@ -16,7 +16,7 @@ export const IDEMPOTENCY_KEY = 'Idempotency-Key';
 const MAX_KEY_LENGTH = 255;
 const EXPECTED_KEY =
   `${IDEMPOTENCY_KEY} must be one Structured Field string of 1 to ${MAX_KEY_LENGTH} ` +
-  'printable ASCII characters, such as "8e0f…" in double quotes (\\" and \\\\ escaped), or an ' +
+  'printable ASCII characters, such as "8e0f6c1a" in double quotes (\\" and \\\\ escaped), or an ' +
   'unquoted token such as a UUID, with no parameters; send it once.';
 
 // RFC 8941, section 3.3.3: an sf-string, its characters printable ASCII.

@@ -32,17 +32,11 @@ const HELD_AT_MOST = 16 * 1024;
 const HELD_FOR_MS = 50;
 
 /**
- * The prod log's destination: lines held and written to stdout together, through
- * `pino.destination()`, as a system call for every line cost more than the line itself.
- * sonic-boom's own `minLength` would hold them too, but measures the whole held text again for
- * every line. A batch is written synchronously: asynchronous writes go through libuv's thread
- * pool, which on one core cost more CPU than they saved; so a reader that stops reading without
- * going away holds the service up once its pipe is full.
- *
- * Lines still held when the process exits are written first; a process killed otherwise loses
- * at most the last 50 ms. Once nothing reads stdout (the collector died), pino's destination
- * drops every later line and the service goes on. Each call adds an exit listener: the host
- * makes one logger for its life.
+ * The prod log's destination: lines held and written to stdout together, as a system call a
+ * line cost more than the line (sonic-boom's `minLength` measures all it holds for every line).
+ * Written synchronously: libuv's thread pool cost more CPU on one core than it saved. Lines held
+ * at exit are written then; pino's destination drops every line once nothing reads stdout. Each
+ * call adds an exit listener: the host makes one logger for its life.
  */
 function heldLines(): DestinationStream {
   const stdout = pino.destination({ dest: 1, sync: true });

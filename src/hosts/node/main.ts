@@ -37,19 +37,23 @@ try {
 } catch (error) {
   if (!(error instanceof StorageFileError)) throw error;
   logger.fatal(
-    `The service did not start: ${error.message}. ` +
+    `The service did not start: ${error.message.replace(/\.?$/, '.')} ` +
       `Set STORAGE_FILE, or change storage.file in ${join(configDir, `${profile}.yaml`)}.`,
   );
   process.exit(1);
 }
 const running = await startNodeServer(config, logger, storage?.stores).catch(
   (error: NodeJS.ErrnoException) => {
-    if (error.syscall !== 'listen') throw error;
     const reason = error.code === 'EADDRINUSE' ? 'the port is in use' : error.message;
-    logger.fatal(
-      `The service did not start: cannot listen on ${config.host}:${config.port}: ${reason}. ` +
-        `Set PORT or HOST, or change ${join(configDir, `${profile}.yaml`)}.`,
-    );
+    if (error.syscall === 'listen') {
+      logger.fatal(
+        `The service did not start: cannot listen on ${config.host}:${config.port}: ${reason}. ` +
+          `Set PORT or HOST, or change ${join(configDir, `${profile}.yaml`)}.`,
+      );
+    } else {
+      // The lists kept in the storage file could not be loaded, say.
+      logger.fatal({ err: error }, `The service did not start: ${reason}`);
+    }
     process.exit(1);
   },
 );

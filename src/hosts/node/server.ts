@@ -144,10 +144,9 @@ const STATUS_OF: Readonly<Record<string, number>> = {
 };
 
 /**
- * Answers bytes Node cannot parse as Node does, with a bare 4xx and the end of the connection,
- * but only once the answer to a whole request received before them on that connection has
- * gone out. Node's own handler destroys the connection at once: that answer (a 201, say) is
- * lost, and the client takes the 400 for it.
+ * Answers bytes Node cannot parse as Node does (a bare 4xx, the connection ended), but after the
+ * answer to a whole request before them on that connection: Node's own handler destroys the
+ * connection at once, losing that answer (a 201, say), and the client takes the 400 for it.
  */
 function answerClientErrorsInOrder(server: Server): void {
   const answering = new WeakMap<Socket, ServerResponse>();

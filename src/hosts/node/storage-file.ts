@@ -54,10 +54,9 @@ export interface SqliteFile extends SqlDatabase {
 }
 
 /**
- * The SQLite database in `file`, made if missing, checked writable at once. WAL with
- * `synchronous = FULL`: a commit reaches the disk before it returns, so an answer that went
- * out is never lost, not even to a power cut, and readers never wait for a writer. `node:sqlite`
- * is loaded here, on first use, so a service that keeps its lists in memory never loads it.
+ * The SQLite database in `file`, made if missing, checked writable at once. WAL with `synchronous
+ * = FULL`: a commit is on disk before its answer goes, and readers never wait for a writer.
+ * `node:sqlite` is loaded on first use, so a service that keeps its lists in memory never loads it.
  */
 export function openSqliteFile(file: string): SqliteFile {
   let db: DatabaseSync;
@@ -78,16 +77,12 @@ export function openSqliteFile(file: string): SqliteFile {
     }
     return statement;
   };
-  let depth = 0;
   return {
     all: <Row extends object>(sql: string, ...params: SqlValue[]) =>
       prepared(sql).all(...params) as Row[],
     run: (sql, ...params) => void prepared(sql).run(...params),
     transaction<T>(work: () => T): T {
-      // Nested work joins the transaction already open.
-      if (depth > 0) return work();
       db.exec('BEGIN IMMEDIATE');
-      depth += 1;
       try {
         const result = work();
         db.exec('COMMIT');
@@ -95,8 +90,6 @@ export function openSqliteFile(file: string): SqliteFile {
       } catch (error) {
         if (db.isTransaction) db.exec('ROLLBACK');
         throw error;
-      } finally {
-        depth -= 1;
       }
     },
     close: () => db.close(),
