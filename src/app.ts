@@ -12,6 +12,7 @@ import {
   type OpenEventChannel,
 } from './live/event-channel.ts';
 import type { ListDirectory, OpenListDirectory } from './lists/live-list.ts';
+import { newViewSecret, ViewIds } from './lists/list-id.ts';
 import { localLists } from './lists/local-lists.ts';
 import { LIST_PAGE } from './model/resources.ts';
 
@@ -45,6 +46,8 @@ export interface AppOptions {
   readonly lists?: OpenListDirectory;
   /** What the server offers; a part left out takes the web-standard way. */
   readonly host?: Partial<Host>;
+  /** How view ids are derived; by default under a key of this process's, lost with it. */
+  readonly viewIds?: ViewIds;
   /** Only the routes of lists and their items, as a Durable Object that holds a list serves. */
   readonly listRoutesOnly?: boolean;
 }
@@ -76,10 +79,12 @@ export function createApp(options: AppOptions = {}): App {
   };
   const tally = new StreamTally();
   const openLists = options.lists ?? localLists({ maxLists: DEFAULT_MAX_LISTS });
-  const lists = openLists({ config, host, tally });
+  const viewIds = options.viewIds ?? new ViewIds(newViewSecret());
+  const lists = openLists({ config, host, tally, viewIds });
   let draining = false;
   const fetch = createHandler(host.Response, host.reportError, (router) => {
-    const deps = { lists, limits: config.limits, contentLengthIsExact: host.contentLengthIsExact };
+    const { limits } = config;
+    const deps = { lists, viewIds, limits, contentLengthIsExact: host.contentLengthIsExact };
     addItemRoutes(router, deps);
     addListRoutes(router, deps);
     if (!options.listRoutesOnly) {

@@ -5,6 +5,7 @@ import { HttpProblem, methodNotAllowed } from '../http/problem.ts';
 import { etagOf, idempotencyKeyOf, isNotModified, requireIfMatch } from '../http/request.ts';
 import { preflight, type Responses } from '../http/responses.ts';
 import type { Routes } from '../http/router.ts';
+import type { ViewIds } from '../lists/list-id.ts';
 import { noSuchList, type ListDirectory, type LiveList } from '../lists/live-list.ts';
 import { LISTS_PATH } from '../model/resources.ts';
 import { itemToReplay, type StoredTodo } from '../store/changes.ts';
@@ -13,9 +14,41 @@ import { todoFieldsOf } from './fields.ts';
 
 export interface ListRouteDeps {
   readonly lists: ListDirectory;
+  readonly viewIds: ViewIds;
   readonly limits: AppConfig['limits'];
   /** Whether the host delivers exactly a declared body (see `Host`). */
   readonly contentLengthIsExact: boolean;
+}
+
+/** A route's answer on the list a request reached, and whether through its view id. */
+type ListRoute = (list: LiveList, viewOnly: boolean) => Response | Promise<Response>;
+
+/**
+ * Runs `route` on the named list `request` names by its edit id, at once, or by its view id,
+ * `viewOnly`, once the view id is read; 404 for an id that names no list.
+ */
+export function withNamedList(
+  request: IRequest,
+  { lists, viewIds }: ListRouteDeps,
+  route: ListRoute,
+): Response | Promise<Response> {
+  const id = request.params.list!;
+  const list = lists.named.get(id);
+  if (list !== undefined) return route(list, false);
+  return viewIds.editIdOf(id).then((editId) => {
+    const viewed = editId === undefined ? undefined : lists.named.get(editId);
+    return route(viewed ?? raise(noSuchList()), true);
+  });
+}
+
+/** The answer to every change through a view id, before anything else is checked. */
+export function refuseViewOnly(viewOnly: boolean): void {
+  if (viewOnly) {
+    throw new HttpProblem(
+      403,
+      'This link only reads the list: changing it takes the link the list was shared to edit with.',
+    );
+  }
 }
 
 /** The refusals that depend on what a list holds: no such item, a stale If-Match, no room. */
@@ -39,14 +72,17 @@ export async function judgedWithPending(
   }
 }
 
-type Answer = (list: LiveList, request: IRequest, responses: Responses) => Response;
+type Answer = (
+  list: LiveList,
+  request: IRequest,
+  responses: Responses,
+  viewOnly: boolean,
+) => Response | Promise<Response>;
 type ChangeRoute = (list: LiveList, request: IRequest, responses: Responses) => Promise<Response>;
 
 /** The items and event stream of the default list and of named ones, alike (docs/api.md). */
-export function addItemRoutes(
-  router: Routes,
-  { lists, limits, contentLengthIsExact }: ListRouteDeps,
-) {
+export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
+  const { lists, limits, contentLengthIsExact } = deps;
   const itemAnswer = (
     responses: Responses,
     status: number,
@@ -116,23 +152,31 @@ export function addItemRoutes(
     return itemAnswer(responses, 200, await store.delete(current));
   };
 
-  const openStream: Answer = (list, request, responses) =>
-    responses.eventStream(list.events.open(request));
+  const openStream: Answer = async (list, request, responses, viewOnly) => {
+    // A stream shows the list's JSON, the view id in it, on a rename or the list's deletion.
+    await list.viewId();
+    return responses.eventStream(list.events.open(request, viewOnly));
+  };
 
   const bases = [
-    { prefix: '/api', listOf: () => lists.defaultList ?? raise(noSuchList()) },
+    {
+      prefix: '/api',
+      reach: (_request: IRequest, route: ListRoute) =>
+        route(lists.defaultList ?? raise(noSuchList()), false),
+    },
     {
       prefix: `${LISTS_PATH}/:list`,
-      listOf: (request: IRequest) => lists.named.get(request.params.list!) ?? raise(noSuchList()),
+      reach: (request: IRequest, route: ListRoute) => withNamedList(request, deps, route),
     },
   ];
-  for (const { prefix, listOf } of bases) {
+  for (const { prefix, reach } of bases) {
     const on = (answer: Answer) => (request: IRequest, responses: Responses) =>
-      answer(listOf(request), request, responses);
-    const change = (answer: ChangeRoute) => (request: IRequest, responses: Responses) => {
-      const list = listOf(request);
-      return judgedWithPending(list.store, () => answer(list, request, responses));
-    };
+      reach(request, (list, viewOnly) => answer(list, request, responses, viewOnly));
+    const change = (answer: ChangeRoute) => (request: IRequest, responses: Responses) =>
+      reach(request, (list, viewOnly) => {
+        refuseViewOnly(viewOnly);
+        return judgedWithPending(list.store, () => answer(list, request, responses));
+      });
     const collection = `${prefix}/todos`;
     const one = `${collection}/:id`;
     const stream = `${prefix}/sse`;
@@ -156,6 +200,6 @@ export function addItemRoutes(
   }
 }
 
-export function raise(problem: HttpProblem): never {
+function raise(problem: HttpProblem): never {
   throw problem;
 }

@@ -4,29 +4,35 @@ import { methodNotAllowed } from '../http/problem.ts';
 import { etagOf, idempotencyKeyOf, isNotModified, requireIfMatch } from '../http/request.ts';
 import { preflight, type Responses } from '../http/responses.ts';
 import type { Routes } from '../http/router.ts';
-import { noSuchList, type LiveList } from '../lists/live-list.ts';
-import { listPageOf, LISTS_PATH, listPathOf } from '../model/resources.ts';
+import type { LiveList } from '../lists/live-list.ts';
+import { listJsonOf, listPageOf, LISTS_PATH, listPathOf } from '../model/resources.ts';
 import type { StoredList } from '../store/changes.ts';
 import { listTitleOf } from './fields.ts';
-import { judgedWithPending, raise, type ListRouteDeps } from './items.ts';
+import { judgedWithPending, refuseViewOnly, withNamedList, type ListRouteDeps } from './items.ts';
 
 const LIST = `${LISTS_PATH}/:list`;
 
-/** Named lists (docs/api.md, Lists): nothing lists them, as knowing an id gives access. */
-export function addListRoutes(
-  router: Routes,
-  { lists, limits, contentLengthIsExact }: ListRouteDeps,
-) {
-  const named = (request: IRequest): LiveList =>
-    lists.named.get(request.params.list!) ?? raise(noSuchList());
+/**
+ * Named lists (docs/api.md, Lists): nothing lists them, as knowing an id gives access, to edit
+ * through the edit id, to read through the view id.
+ */
+export function addListRoutes(router: Routes, deps: ListRouteDeps) {
+  const { lists, viewIds, limits, contentLengthIsExact } = deps;
 
   // The list's page rides along, so a client that made a list with curl has the link to share.
-  const answer = (responses: Responses, status: number, stored: StoredList, location?: string) => {
-    const etag = etagOf(stored.version);
-    const link = `<${listPageOf(stored.info.id)}>; rel="alternate"; type="text/html"`;
+  const answer = (
+    responses: Responses,
+    status: number,
+    { version }: StoredList,
+    json: string,
+    pageId: string,
+    location?: string,
+  ) => {
+    const etag = etagOf(version);
+    const link = `<${listPageOf(pageId)}>; rel="alternate"; type="text/html"`;
     const headers: Record<string, string> =
       location === undefined ? { etag, link } : { etag, link, location };
-    return responses.apiJson(status, stored.json, headers);
+    return responses.apiJson(status, json, headers);
   };
 
   // Checked on the list with its pending changes: a rename not yet committed is in it.
@@ -38,37 +44,48 @@ export function addListRoutes(
     const body = await readOptionalJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
     const title = body === undefined ? '' : listTitleOf(body, limits.maxTitleLength);
     const created = await lists.create(title, key);
-    return answer(responses, 201, created, listPathOf(created.info.id));
+    const { id } = created.info;
+    const json = listJsonOf(created.info, await viewIds.viewIdOf(id), false);
+    return answer(responses, 201, created, json, id, listPathOf(id));
   };
 
-  const readList = (request: IRequest, responses: Responses) => {
-    const { resource } = named(request).store;
-    const etag = etagOf(resource.version);
-    if (isNotModified(request, etag)) return responses.apiEmpty(304, { etag });
-    return answer(responses, 200, resource);
-  };
-
-  const renameList = (request: IRequest, responses: Responses) => {
-    const list = named(request);
-    return judgedWithPending(list.store, async () => {
-      requireJsonMediaType(request);
-      requireCurrent(request, list);
-      const body = await readJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
-      const title = listTitleOf(body, limits.maxTitleLength, list.id);
-      // The body arrived asynchronously: the list may have changed or gone meanwhile.
-      requireCurrent(request, list.stillThere());
-      return answer(responses, 200, await list.store.rename(title));
+  const readList = (request: IRequest, responses: Responses) =>
+    withNamedList(request, deps, async (list, viewOnly) => {
+      const { resource } = list.store;
+      const etag = etagOf(resource.version);
+      if (isNotModified(request, etag)) return responses.apiEmpty(304, { etag });
+      const viewId = (await list.viewId())!;
+      const json = list.jsonOf(resource.info, viewOnly);
+      return answer(responses, 200, resource, json, viewOnly ? viewId : list.id);
     });
-  };
 
-  const deleteList = (request: IRequest, responses: Responses) => {
-    const list = named(request);
-    return judgedWithPending(list.store, async () => {
-      requireCurrent(request, list);
-      await lists.delete(list);
-      return responses.apiEmpty(204);
+  const renameList = (request: IRequest, responses: Responses) =>
+    withNamedList(request, deps, (list, viewOnly) => {
+      refuseViewOnly(viewOnly);
+      return judgedWithPending(list.store, async () => {
+        requireJsonMediaType(request);
+        requireCurrent(request, list);
+        const body = await readJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
+        const title = listTitleOf(body, limits.maxTitleLength, list.id);
+        // The body arrived asynchronously: the list may have changed or gone meanwhile.
+        requireCurrent(request, list.stillThere());
+        const renamed = await list.store.rename(title);
+        await list.viewId();
+        return answer(responses, 200, renamed, list.jsonOf(renamed.info, false), list.id);
+      });
     });
-  };
+
+  const deleteList = (request: IRequest, responses: Responses) =>
+    withNamedList(request, deps, (list, viewOnly) => {
+      refuseViewOnly(viewOnly);
+      return judgedWithPending(list.store, async () => {
+        // Its streams are told with the list's JSON, view id and all; read before the check.
+        await list.viewId();
+        requireCurrent(request, list.stillThere());
+        await lists.delete(list);
+        return responses.apiEmpty(204);
+      });
+    });
 
   router
     .post(LISTS_PATH, createList)

@@ -9,7 +9,7 @@ export function base64UrlOf(bytes: Uint8Array): string {
  * The bytes `text` encodes in base64url, or undefined when it is not base64url written the one
  * way an encoder writes it: so every id names one list, and no two spellings name the same.
  */
-export function bytesOfBase64Url(text: string): Uint8Array | undefined {
+export function bytesOfBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
   if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
   const binary = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
   const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
@@ -22,4 +22,54 @@ export function bytesOfBase64Url(text: string): Uint8Array | undefined {
  */
 export function newListId(): string {
   return base64UrlOf(crypto.getRandomValues(new Uint8Array(16)));
+}
+
+const WRAP = 'AES-KW';
+const utf8 = new TextEncoder();
+
+/**
+ * A list's view id, derived from its edit id under a key only the service holds: the edit id
+ * wrapped with AES key wrap (RFC 3394), 8 bytes longer. The wrap is deterministic, so no table of
+ * view ids is kept; unwrapping checks an integrity value, so a made-up view id names no list
+ * (1 in 2^64), and without the key nothing computable from a view id gives the edit id.
+ */
+export class ViewIds {
+  readonly #key: Promise<CryptoKey>;
+
+  /** `secret`: at least 32 characters the service keeps; the key is its SHA-256. */
+  constructor(secret: string) {
+    this.#key = crypto.subtle
+      .digest('SHA-256', utf8.encode(secret))
+      .then((bytes) =>
+        crypto.subtle.importKey('raw', bytes, WRAP, false, ['wrapKey', 'unwrapKey']),
+      );
+  }
+
+  async viewIdOf(editId: string): Promise<string> {
+    const id = await crypto.subtle.importKey('raw', bytesOfBase64Url(editId)!, WRAP, true, [
+      'wrapKey',
+    ]);
+    const wrapped = await crypto.subtle.wrapKey('raw', id, await this.#key, WRAP);
+    return base64UrlOf(new Uint8Array(wrapped));
+  }
+
+  /** The edit id `viewId` was derived from, or undefined when it is no view id of this key's. */
+  async editIdOf(viewId: string): Promise<string | undefined> {
+    const bytes = bytesOfBase64Url(viewId);
+    // The ids wrapped are 16 bytes (Node) or 32 (a Durable Object's id); AES-KW adds 8.
+    if (bytes?.byteLength !== 24 && bytes?.byteLength !== 40) return undefined;
+    try {
+      const id = await crypto.subtle.unwrapKey('raw', bytes, await this.#key, WRAP, WRAP, true, [
+        'wrapKey',
+      ]);
+      return base64UrlOf(new Uint8Array((await crypto.subtle.exportKey('raw', id)) as ArrayBuffer));
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** A secret for a service that keeps nothing: its view ids last as long as its lists. */
+export function newViewSecret(): string {
+  return base64UrlOf(crypto.getRandomValues(new Uint8Array(32)));
 }

@@ -2,16 +2,19 @@ import type { AppConfig } from '../config.ts';
 import { HttpProblem } from '../http/problem.ts';
 import type { StreamTally } from '../live/event-channel.ts';
 import { EventStreams, type StreamHost } from '../live/event-streams.ts';
-import { DEFAULT_LIST_PATHS, namedListPaths, type ListPaths } from '../model/resources.ts';
+import { DEFAULT_LIST_PATHS, listJsonOf, namedListPaths } from '../model/resources.ts';
+import type { ListInfo, ListPaths } from '../model/resources.ts';
 import type { StoreOptions } from '../storage/kept-lists.ts';
 import type { StoredList } from '../store/changes.ts';
 import type { ListStore } from '../store/list-store.ts';
+import type { ViewIds } from './list-id.ts';
 
 /** What every list of an app shares: its settings, the host's ways, the tally of its streams. */
 export interface ListContext {
   readonly config: AppConfig;
   readonly host: StreamHost & { readonly reportError: (error: unknown) => void };
   readonly tally: StreamTally;
+  readonly viewIds: ViewIds;
 }
 
 /**
@@ -54,6 +57,7 @@ export class LiveList {
   readonly paths: ListPaths;
   readonly #context: ListContext;
   #events: EventStreams | undefined;
+  #viewId: string | undefined;
   #deleting = false;
   #closed = false;
   // Made and encoded once per version (the list's ETag): a host sends the bytes as they are,
@@ -74,6 +78,17 @@ export class LiveList {
     return this.id === '';
   }
 
+  /** The view id (undefined for the default list, which has none), derived once. */
+  async viewId(): Promise<string | undefined> {
+    if (this.isDefault) return undefined;
+    return (this.#viewId ??= await this.#context.viewIds.viewIdOf(this.id));
+  }
+
+  /** The list's JSON through either id; its view id must be known (`viewId()`) by now. */
+  jsonOf(info: ListInfo, viewOnly: boolean): string {
+    return listJsonOf(info, this.#viewId!, viewOnly);
+  }
+
   /**
    * The list, unless it was deleted while the request waited (for its body, say): a request
    * that began before the delete must not change it.
@@ -86,7 +101,8 @@ export class LiveList {
   get events(): EventStreams {
     if (this.#events === undefined) {
       const { config, host, tally } = this.#context;
-      this.#events = new EventStreams(this.store, () => this.itemsJson(), config.sse, host, tally);
+      const list = { itemsJson: () => this.itemsJson(), jsonOf: this.jsonOf.bind(this) };
+      this.#events = new EventStreams(this.store, list, config.sse, host, tally);
       if (this.#closed) this.#events.close();
     }
     return this.#events;

@@ -31,8 +31,12 @@ export interface EventChannel {
   respond(init: ResponseInit): Response;
 }
 
-/** Opens a channel that queues up to `queueBytes` bytes for a client that reads slowly. */
-export type OpenEventChannel = (queueBytes: number) => EventChannel;
+/**
+ * Opens a channel that queues up to `queueBytes` bytes for a client that reads slowly;
+ * `viewOnly`: the stream was opened through the list's view id, which a channel that outlives
+ * its list's memory must remember.
+ */
+export type OpenEventChannel = (queueBytes: number, viewOnly?: boolean) => EventChannel;
 
 /** How long a dropped client has to take what its stream holds and see it end cleanly. */
 export const DROPPED_CLIENT_GRACE_MS = 10_000;

@@ -2,7 +2,8 @@ import type { AppConfig } from '../config.ts';
 import { concatBytes } from '../http/body.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { RECONNECT_DELAY_MS, sseMessage } from '../model/events.ts';
-import { jsonOf, type Change, type StoredList } from '../store/changes.ts';
+import type { ListInfo } from '../model/resources.ts';
+import type { Change, StoredList } from '../store/changes.ts';
 import type { ListStore } from '../store/list-store.ts';
 import {
   EventClient,
@@ -25,6 +26,14 @@ export interface StreamHost {
   readonly afterAnswers?: (task: () => void) => void;
 }
 
+/** What the streams show of their list besides its changes. */
+export interface StreamedList {
+  /** The JSON array of the items, encoded: a new client's snapshot. */
+  itemsJson(): Uint8Array;
+  /** The list's JSON as a client through the edit id or the view id sees it. */
+  jsonOf(info: ListInfo, viewOnly: boolean): string;
+}
+
 /**
  * The clients of one list's event stream, fed from one subscription to its store: a change is
  * encoded once for all. A client is dropped as soon as anything shows it left; the heartbeat,
@@ -32,11 +41,13 @@ export interface StreamHost {
  */
 export class EventStreams {
   readonly #store: ListStore;
-  readonly #itemsJson: () => Uint8Array;
+  readonly #list: StreamedList;
   readonly #settings: AppConfig['sse'];
   readonly #host: StreamHost;
   readonly #tally: StreamTally;
   readonly #clients = new Set<EventClient>();
+  /** The clients that came through the list's view id. */
+  readonly #viewers = new WeakSet<EventClient>();
   readonly #frames = new WeakMap<Change, Uint8Array>();
   #heartbeat: ReturnType<typeof setInterval> | undefined;
   /** Changes committed, not yet written to the clients. */
@@ -45,13 +56,13 @@ export class EventStreams {
 
   constructor(
     store: ListStore,
-    itemsJson: () => Uint8Array,
+    list: StreamedList,
     settings: AppConfig['sse'],
     host: StreamHost,
     tally: StreamTally,
   ) {
     this.#store = store;
-    this.#itemsJson = itemsJson;
+    this.#list = list;
     this.#settings = settings;
     this.#host = host;
     this.#tally = tally;
@@ -65,8 +76,11 @@ export class EventStreams {
     });
   }
 
-  /** The channel of a new stream for `request`; 503 when the list is full or stopping. */
-  open(request: Request): EventChannel {
+  /**
+   * The channel of a new stream for `request`, through the list's view id when `viewOnly`;
+   * 503 when the list is full or stopping.
+   */
+  open(request: Request, viewOnly: boolean): EventChannel {
     if (this.#closed) throw unavailable('The server is shutting down; reconnect in a moment.');
     const { maxClients } = this.#settings;
     if (this.#clients.size >= maxClients) {
@@ -79,16 +93,16 @@ export class EventStreams {
     // The open clients get every change first, then the opening is read and the client joins
     // in one synchronous step: no change is missed or sent twice.
     this.#sendUnsent();
-    const { opening, lastId } = this.#openingFor(lastEventIdOf(request));
-    const channel = this.#host.openEventChannel(opening.byteLength + MAX_BACKLOG_BYTES);
-    this.#join(channel, request.signal).send(opening, lastId);
+    const { opening, lastId } = this.#openingFor(lastEventIdOf(request), viewOnly);
+    const channel = this.#host.openEventChannel(opening.byteLength + MAX_BACKLOG_BYTES, viewOnly);
+    this.#join(channel, request.signal, viewOnly).send(opening, lastId);
     return channel;
   }
 
   /** Takes on a stream the host kept while the list was out of memory (a hibernated socket). */
-  adopt(channel: EventChannel): void {
+  adopt(channel: EventChannel, viewOnly: boolean): void {
     this.#sendUnsent();
-    this.#join(channel, undefined);
+    this.#join(channel, undefined, viewOnly);
   }
 
   /** Ends every open stream cleanly and refuses new ones: the host is shutting down. */
@@ -101,25 +115,34 @@ export class EventStreams {
   /** The list was deleted: every client is told so, then its stream ends. */
   endForDeletion(list: StoredList): void {
     this.#sendUnsent();
-    this.#sendAll(encoder.encode(sseMessage('list-deleted', list.json)));
+    const frame = (viewOnly: boolean) =>
+      encoder.encode(sseMessage('list-deleted', this.#list.jsonOf(list.info, viewOnly)));
+    this.#sendAll(frame(false), undefined, frame(true));
     this.close();
   }
 
   /** The reconnect delay, then the changes missed since `lastEventId`, or else the list. */
-  #openingFor(lastEventId: string | undefined): { opening: Uint8Array; lastId?: string } {
+  #openingFor(
+    lastEventId: string | undefined,
+    viewOnly: boolean,
+  ): { opening: Uint8Array; lastId?: string } {
     const missed = lastEventId ? this.#store.changesSince(lastEventId) : undefined;
     if (missed !== undefined) {
-      const opening = concatBytes([RETRY, ...missed.map(this.#frameOf)]);
+      const opening = concatBytes([
+        RETRY,
+        ...missed.map((change) => this.#frameOf(change, viewOnly)),
+      ]);
       return { opening, lastId: missed.at(-1)?.id };
     }
     const { version } = this.#store;
     const head = encoder.encode(`id: ${version}\nevent: snapshot\ndata: `);
-    const opening = concatBytes([RETRY, head, this.#itemsJson(), END_OF_SNAPSHOT]);
+    const opening = concatBytes([RETRY, head, this.#list.itemsJson(), END_OF_SNAPSHOT]);
     return { opening, lastId: version };
   }
 
-  #join(channel: EventChannel, signal: AbortSignal | undefined): EventClient {
+  #join(channel: EventChannel, signal: AbortSignal | undefined, viewOnly: boolean): EventClient {
     const client = new EventClient(channel, signal, () => this.#forget(client));
+    if (viewOnly) this.#viewers.add(client);
     this.#clients.add(client);
     this.#tally.openCount += 1;
     if (this.#heartbeat === undefined && this.#host.writesHeartbeats) {
@@ -140,25 +163,36 @@ export class EventStreams {
     }
   }
 
-  /** A change replayed to many clients is encoded once. */
-  readonly #frameOf = (change: Change): Uint8Array => {
+  /** An item's change replayed to many clients is encoded once; a rename, rare, each time. */
+  #frameOf(change: Change, viewOnly: boolean): Uint8Array {
+    if (change.type === 'list-renamed') {
+      const json = this.#list.jsonOf(change.list.info, viewOnly);
+      return encoder.encode(sseMessage(change.type, json, change.id));
+    }
     let frame = this.#frames.get(change);
     if (frame === undefined) {
-      frame = encoder.encode(sseMessage(change.type, jsonOf(change), change.id));
+      frame = encoder.encode(sseMessage(change.type, change.item.json, change.id));
       this.#frames.set(change, frame);
     }
     return frame;
-  };
+  }
 
   #sendUnsent(): void {
     if (this.#unsent.length === 0) return;
     const unsent = this.#unsent;
     this.#unsent = [];
-    this.#sendAll(concatBytes(unsent.map(this.#frameOf)), unsent.at(-1)!.id);
+    const framed = (viewOnly: boolean) =>
+      concatBytes(unsent.map((change) => this.#frameOf(change, viewOnly)));
+    const bytes = framed(false);
+    // Only a rename reads differently through the view id.
+    const viewBytes = unsent.some(({ type }) => type === 'list-renamed') ? framed(true) : bytes;
+    this.#sendAll(bytes, unsent.at(-1)!.id, viewBytes);
   }
 
-  #sendAll(bytes: Uint8Array, lastId?: string): void {
-    for (const client of this.#clients) client.send(bytes, lastId);
+  #sendAll(bytes: Uint8Array, lastId?: string, viewBytes = bytes): void {
+    for (const client of this.#clients) {
+      client.send(viewBytes !== bytes && this.#viewers.has(client) ? viewBytes : bytes, lastId);
+    }
   }
 }
 

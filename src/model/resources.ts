@@ -11,10 +11,23 @@ export interface Todo {
 /** What a client sets on an item. */
 export type TodoFields = Omit<Todo, 'id'>;
 
-/** A named list as `GET /api/lists/{id}` gives it: exactly these two keys. */
+/** A named list's edit id and title, as the service keeps them. */
 export interface ListInfo {
   readonly id: string;
   readonly title: string;
+}
+
+/**
+ * A named list as `GET /api/lists/{id}` gives it: exactly these three keys. Through a view id,
+ * `id` is the view id too: the answer never holds the edit id.
+ */
+export interface ListResource extends ListInfo {
+  readonly viewId: string;
+}
+
+/** The list's JSON as answers and events show it, through its edit id or its view id. */
+export function listJsonOf({ id, title }: ListInfo, viewId: string, viewOnly: boolean): string {
+  return JSON.stringify({ id: viewOnly ? viewId : id, title, viewId });
 }
 
 /** Where a list's routes are: its items (`/{todoId}` below), and its event stream. */

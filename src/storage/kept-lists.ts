@@ -113,7 +113,7 @@ function readKeptList(db: SqlDatabase, key: string, listId: string, keepChanges:
   const start: KeptList = {
     run,
     sequence,
-    resource: { info, version: row!.title_version, json: JSON.stringify(info) },
+    resource: { info, version: row!.title_version },
     items: [...items.values()],
     changes: recent.map((kept) => kept.change),
   };
@@ -124,7 +124,7 @@ function readKeptList(db: SqlDatabase, key: string, listId: string, keepChanges:
 function changeOf(run: string, { type, data, sequence, idempotency_key: key }: ChangeRow): Change {
   const id = eventIdOf({ run, sequence });
   if (type === 'list-renamed') {
-    return { type, id, list: { info: JSON.parse(data) as ListInfo, version: id, json: data } };
+    return { type, id, list: { info: JSON.parse(data) as ListInfo, version: id } };
   }
   const item = { todo: JSON.parse(data) as Todo, version: id, json: data };
   return key === null ? { type, id, item } : { type, id, item, key };

@@ -98,7 +98,7 @@ export function newListRows(key: string, info: ListInfo, idempotencyKey?: string
     ),
   ];
   if (idempotencyKey !== undefined) {
-    rows.push(listKeyRow({ idempotencyKey, made: { info, version, json: JSON.stringify(info) } }));
+    rows.push(listKeyRow({ idempotencyKey, made: { info, version } }));
   }
   return rows;
 }
@@ -149,7 +149,6 @@ export function keptListKeys(db: SqlDatabase): KeyedList[] {
     )
     .map((row) => {
       const info = { id: row.list, title: JSON.parse(row.title_json) as string };
-      const made = { info, version: row.version, json: JSON.stringify(info) };
-      return { idempotencyKey: row.idempotency_key, made };
+      return { idempotencyKey: row.idempotency_key, made: { info, version: row.version } };
     });
 }

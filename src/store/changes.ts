@@ -9,11 +9,10 @@ export interface StoredTodo {
   readonly json: string;
 }
 
-/** A list's id and title at one version (the list resource's ETag), with their JSON. */
+/** A list's id and title at one version (the list resource's ETag). */
 export interface StoredList {
   readonly info: ListInfo;
   readonly version: string;
-  readonly json: string;
 }
 
 /** `item`: the item made, or for `deleted` as it was; `key`: a create's `Idempotency-Key`. */
@@ -35,7 +34,7 @@ interface TitleChange {
 export type Change = ItemChange | TitleChange;
 
 export function jsonOf(change: Change): string {
-  return change.type === 'list-renamed' ? change.list.json : change.item.json;
+  return change.type === 'list-renamed' ? JSON.stringify(change.list.info) : change.item.json;
 }
 
 /**

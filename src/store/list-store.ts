@@ -37,7 +37,7 @@ export class ListStore implements ListState {
     this.run = start?.run ?? newRunId();
     this.#sequence = start?.sequence ?? 0;
     const info = options.info ?? { id: '', title: '' };
-    this.#resource = start?.resource ?? { info, version: this.version, json: JSON.stringify(info) };
+    this.#resource = start?.resource ?? { info, version: this.version };
     for (const item of start?.items ?? []) this.#items.set(item.todo.id, item);
     const kept = start?.changes ?? [];
     const baseId = eventIdOf({ run: this.run, sequence: this.#sequence - kept.length });
@@ -86,7 +86,7 @@ export class ListStore implements ListState {
 
   rename(title: string): Promise<StoredList> {
     const info = { id: this.#resource.info.id, title };
-    const list = { info, version: this.#nextId(), json: JSON.stringify(info) };
+    const list = { info, version: this.#nextId() };
     return this.#make({ type: 'list-renamed', id: list.version, list }, list);
   }
 

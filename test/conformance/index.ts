@@ -20,6 +20,7 @@ import { listStreamsSuite } from './list-streams.ts';
 import { listsSuite } from './lists.ts';
 import { operationsSuite } from './operations.ts';
 import { otherRoutesSuite } from './other-routes.ts';
+import { viewLinksSuite } from './view-links.ts';
 
 /**
  * The whole contract, written once; each host's test file runs it against that host. Every
@@ -50,6 +51,7 @@ export function conformanceSuite(unchecked: TestHost, statusesSeen?: Set<string>
       listStreamsSuite(host);
       listDeletesSuite(host);
       idempotentListsSuite(host);
+      viewLinksSuite(host);
       if (host.injects) listFailuresSuite(host);
     }
   });

@@ -19,7 +19,7 @@ export function listStreamsSuite(host: TestHost) {
     const api = useService(host);
 
     it('tells a rename as a list-renamed event, with an id and the list as data', async () => {
-      const { id } = await createList(api(), 'Old');
+      const { id, viewId } = await createList(api(), 'Old');
       const stream = await opened(api(), { path: namedListPaths(id).sse });
       await firstEvent(stream);
       const response = await api().fetch(listPathOf(id), sendJson('PUT', { title: 'New' }));
@@ -27,12 +27,12 @@ export function listStreamsSuite(host: TestHost) {
       expect(event).toEqual({
         id: response.headers.get('etag')!.slice(1, -1),
         event: 'list-renamed',
-        data: { id, title: 'New' },
+        data: { id, title: 'New', viewId },
       });
     });
 
     it('replays a rename to a client that resumes after the event before it', async () => {
-      const { id } = await createList(api(), 'Old');
+      const { id, viewId } = await createList(api(), 'Old');
       const before = await listState(onListOf(api(), id));
       await api().fetch(listPathOf(id), sendJson('PUT', { title: 'New' }));
       const stream = await opened(api(), {
@@ -41,19 +41,23 @@ export function listStreamsSuite(host: TestHost) {
       await stream.nextBlock();
       expect(await stream.nextEvent()).toMatchObject({
         event: 'list-renamed',
-        data: { id, title: 'New' },
+        data: { id, title: 'New', viewId },
       });
     });
 
     it('ends every stream of a deleted list after a list-deleted event with no id', async () => {
-      const { id } = await createList(api(), 'Gone');
+      const { id, viewId } = await createList(api(), 'Gone');
       const stream = await opened(api(), { path: namedListPaths(id).sse });
       await firstEvent(stream);
       await api().fetch(listPathOf(id), { method: 'DELETE' });
       const last = await stream.nextBlock();
       const end = await stream.nextBlock();
       expect([last, end]).toEqual([
-        { id: undefined, event: 'list-deleted', data: JSON.stringify({ id, title: 'Gone' }) },
+        {
+          id: undefined,
+          event: 'list-deleted',
+          data: JSON.stringify({ id, title: 'Gone', viewId }),
+        },
         undefined,
       ]);
     });

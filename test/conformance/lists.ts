@@ -70,7 +70,11 @@ export function listsSuite(host: TestHost) {
     it('makes an untitled list from a request with no body', async () => {
       const response = await api().fetch(LISTS_PATH, { method: 'POST' });
       const list = await response.json();
-      expect([response.status, Object.keys(list), list.title]).toEqual([201, ['id', 'title'], '']);
+      expect([response.status, Object.keys(list), list.title]).toEqual([
+        201,
+        ['id', 'title', 'viewId'],
+        '',
+      ]);
     });
 
     it('makes a list with the title sent, exactly as sent', async () => {
@@ -158,10 +162,10 @@ export function listsSuite(host: TestHost) {
   describe('GET /api/lists/{id}', () => {
     const api = useService(host);
 
-    it('answers 200 with exactly the id and the title, and an ETag', async () => {
+    it('answers 200 with exactly the id, the title and the view id, and an ETag', async () => {
       const created = await createList(api(), 'Chores');
       expect(await readList(api(), created.id)).toEqual({
-        list: { id: created.id, title: 'Chores' },
+        list: { id: created.id, title: 'Chores', viewId: created.viewId },
         etag: created.etag,
       });
     });
@@ -189,15 +193,18 @@ export function listsSuite(host: TestHost) {
       service.fetch(listPathOf(id), sendJson('PUT', body, headers));
 
     it('renames the list and answers 200 with it and its new ETag', async () => {
-      const { id, etag } = await createList(api(), 'Old');
+      const { id, etag, viewId } = await createList(api(), 'Old');
       const response = await rename(api(), id, { title: 'New' });
       const newEtag = response.headers.get('etag');
       expect([response.status, await response.json(), newEtag === etag]).toEqual([
         200,
-        { id, title: 'New' },
+        { id, title: 'New', viewId },
         false,
       ]);
-      expect(await readList(api(), id)).toEqual({ list: { id, title: 'New' }, etag: newEtag });
+      expect(await readList(api(), id)).toEqual({
+        list: { id, title: 'New', viewId },
+        etag: newEtag,
+      });
     });
 
     it('accepts a body that repeats the id of the path, and an empty title', async () => {

@@ -28,8 +28,8 @@ export function learn(
   const etag = answer.headers.get('etag') ?? undefined;
   const command = JSON.stringify(request.spec);
   if (expected.kind === 'list-created') {
-    const { id } = JSON.parse(answer.text) as ListJson;
-    lists.create({ id, title: expected.title }, etag);
+    const { id, viewId } = JSON.parse(answer.text) as ListJson;
+    lists.create({ id, title: expected.title, viewId }, etag);
     return;
   }
   const list = lists.find(request.listId ?? '');

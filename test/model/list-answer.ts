@@ -24,7 +24,7 @@ export function listAnswerComparison(
         { status, body, location: answer.headers.get('location'), etag },
         {
           status: 201,
-          body: { id: newListId(lists), title: expected.title },
+          body: { id: newListId(lists), title: expected.title, viewId: newListId(lists) },
           location: listPathOf(String(id)),
           etag: anyEtag(),
         },

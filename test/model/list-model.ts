@@ -21,6 +21,8 @@ export class ListModel {
     title: string,
     limits: ModelLimits,
     etag?: string,
+    /** A named list's view id, as its create answered. */
+    readonly viewId = '',
   ) {
     this.title = title;
     this.items = new TodoModel(limits);
@@ -31,7 +33,7 @@ export class ListModel {
   }
 
   get info(): ListJson {
-    return { id: this.id, title: this.title };
+    return { id: this.id, title: this.title, viewId: this.viewId };
   }
 
   get titleEtag(): string | undefined {

@@ -40,7 +40,7 @@ export class ListsModel {
   }
 
   create(info: ListJson, etag: string | undefined): void {
-    this.named.push(new ListModel(info.id, info.title, this.limits, etag));
+    this.named.push(new ListModel(info.id, info.title, this.limits, etag, info.viewId));
   }
 
   delete(list: ListModel): void {

@@ -52,7 +52,7 @@ export function predictListRequest(
       if (refused) return refused;
       const title = readTitle(request, list.id, lists.limits.maxTitleLength);
       if (typeof title !== 'string') return title;
-      return { kind: 'list-renamed', list: { id: list.id, title } };
+      return { kind: 'list-renamed', list: { ...list.info, title } };
     }
     case 'delete-list':
       return (

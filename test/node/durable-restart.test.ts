@@ -245,6 +245,23 @@ describe('named lists kept in SQLite, SIGKILL between changes', () => {
   });
 });
 
+describe('view ids kept in SQLite', () => {
+  it('reads a list through the view id it was given before a restart', async () => {
+    const file = freshFile();
+    const first = await startOn(file);
+    const made = await first.service.fetch('/api/lists', sendJson('POST', { title: 'Shared' }));
+    const { viewId } = (await made.json()) as { viewId: string };
+    first.process.child.kill('SIGKILL');
+    await first.process.exited;
+    const second = await startOn(file);
+    const response = await second.service.fetch(listPathOf(viewId));
+    expect([response.status, await response.json()]).toEqual([
+      200,
+      { id: viewId, title: 'Shared', viewId },
+    ]);
+  });
+});
+
 describe('Idempotency-Key kept in SQLite, SIGKILL between a create and its retry', () => {
   it('answers the retries of an item create and a list create as the first were', async () => {
     const file = freshFile();

@@ -6,6 +6,7 @@ import type { TestService } from './hosts.ts';
 export interface ListJson {
   id: string;
   title: string;
+  viewId: string;
 }
 
 /** A list as a client makes it, with the ETag of its title. */

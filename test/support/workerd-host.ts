@@ -21,6 +21,9 @@ import { varsOf } from './worker-vars.ts';
 
 /** What `npm run dev:edge` sets: no metrics, and no fetch of `Request.cf` from the network. */
 const WRANGLER_ENV = { WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' };
+/** The secret view ids are derived under, as `wrangler secret put VIEW_KEY` sets it. */
+const TEST_VIEW_KEY = 'a view key for tests, 32 characters or more';
+
 /** Lines that mean the runtime failed a request, whatever the client was answered. */
 const FAILURE_LINE =
   /Uncaught|worker restarted|Network connection lost|Can't read from request stream|\[ERROR\]/;
@@ -74,7 +77,7 @@ export class Workerd {
       modules: true,
       modulesRoot: WORKER_BUNDLE,
       scriptPath: join(WORKER_BUNDLE, 'entry.js'),
-      bindings: { ...(workerOptions.bindings as object), ...vars },
+      bindings: { ...(workerOptions.bindings as object), VIEW_KEY: TEST_VIEW_KEY, ...vars },
       handleStructuredLogs: ({ level, message }: { level: string; message: string }) =>
         log(`[${level.toUpperCase()}] ${message}\n`),
     } as Parameters<typeof convertV4MiniflareOptions>[0]);
@@ -96,7 +99,9 @@ export class Workerd {
       const stateDir = mkdtempSync(join(tmpdir(), 'todo-wrangler-'));
       const args = ['dev', 'test/workerd/entry.ts', '--ip', '127.0.0.1', '--port', `${port}`];
       args.push('--inspector-port', `${inspectorPort}`, '--persist-to', stateDir);
-      for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
+      for (const [name, value] of Object.entries({ VIEW_KEY: TEST_VIEW_KEY, ...vars })) {
+        args.push('--var', `${name}:${value}`);
+      }
       const child = spawn(join(PROJECT_ROOT, 'node_modules/.bin/wrangler'), args, {
         cwd: PROJECT_ROOT,
         env: { ...process.env, ...WRANGLER_ENV, ...env },

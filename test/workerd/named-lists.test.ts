@@ -67,6 +67,11 @@ describe('named lists under wrangler dev, STORAGE = "memory"', () => {
     ['an id nobody made', async () => forged((await createList(service())).id)],
     ['an id of the wrong length', async () => NEVER_MADE_ID],
     ['a malformed id', async () => MALFORMED_ID],
+    ['a view id nobody made', async () => 'A'.repeat(54)],
+    [
+      'a view id one character off a list’s',
+      async () => forged((await createList(service())).viewId),
+    ],
   ])('answers %s with 404 on every route without waking any object', async (_name, idOf) => {
     const id = await idOf();
     await dev().objectsAddressed();
@@ -80,7 +85,7 @@ describe('named lists under wrangler dev, STORAGE = "memory"', () => {
   });
 
   it('keeps a named list, its title and items, when its object leaves memory', async () => {
-    const { id } = await createList(service(), 'Kept');
+    const { id, viewId } = await createList(service(), 'Kept');
     const todo = (await (
       await dev().fetch(namedListPaths(id).todos, sendJson('POST', { title: 'milk' }))
     ).json()) as TodoJson;
@@ -89,7 +94,10 @@ describe('named lists under wrangler dev, STORAGE = "memory"', () => {
       await dev().fetch(listPathOf(id)),
       await dev().fetch(namedListPaths(id).todos),
     ];
-    expect([await list.json(), await todos.json()]).toEqual([{ id, title: 'Kept' }, [todo]]);
+    expect([await list.json(), await todos.json()]).toEqual([
+      { id, title: 'Kept', viewId },
+      [todo],
+    ]);
   });
 
   it('resumes a named list’s stream after its object left memory, with what was missed', async () => {
@@ -106,6 +114,20 @@ describe('named lists under wrangler dev, STORAGE = "memory"', () => {
     const event = await resumed.nextEvent();
     resumed.close();
     expect([event.event, event.data]).toEqual(['created', await missed.json()]);
+  });
+
+  it('tells a view-only stream a rename without the edit id after its object left memory', async () => {
+    const { id, viewId } = await createList(service(), 'Old');
+    const stream = await openStream(onList(viewId));
+    await stream.nextEvent();
+    await dev().evict(id);
+    await dev().fetch(listPathOf(id), sendJson('PUT', { title: 'New' }));
+    const event = await stream.nextEvent();
+    stream.close();
+    expect([event.event, event.data]).toEqual([
+      'list-renamed',
+      { id: viewId, title: 'New', viewId },
+    ]);
   });
 
   it('keeps a deleted list deleted once its object left memory', async () => {

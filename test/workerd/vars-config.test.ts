@@ -4,9 +4,12 @@ import { unstable_getMiniflareWorkerOptions } from 'wrangler';
 import { ConfigError, DEFAULT_APP_CONFIG } from '../../src/config.ts';
 import { configFromVars, type WorkerConfig } from '../../src/hosts/workerd/vars.ts';
 
+/** A secret as `wrangler secret put VIEW_KEY` sets it, beside the `[vars]`. */
+const VIEW_KEY = 'k'.repeat(32);
+
 /** The worker's configuration in `vars`, failing the test if they are wrong. */
 function workerConfigFromVars(vars: Record<string, unknown>): WorkerConfig {
-  const config = configFromVars(vars);
+  const config = configFromVars({ VIEW_KEY, ...vars });
   if (config instanceof ConfigError) throw config;
   return config;
 }
@@ -21,7 +24,7 @@ function wranglerTomlVars(): Record<string, unknown> {
 }
 
 function problemsOf(vars: Record<string, unknown>): readonly string[] {
-  const config = configFromVars(vars);
+  const config = configFromVars({ VIEW_KEY, ...vars });
   return config instanceof ConfigError ? config.problems : [];
 }
 
@@ -90,5 +93,23 @@ describe('STORAGE in [vars]', () => {
 
   it('reports a bad STORAGE with the other problems at once', () => {
     expect(storageProblems({ STORAGE: 1, LIMITS_MAX_ITEMS: 0 })).toHaveLength(2);
+  });
+});
+
+describe('the secret VIEW_KEY', () => {
+  it('is refused when not set, with how to set it', () => {
+    expect(problemsOf({ VIEW_KEY: undefined })).toEqual([
+      'The secret VIEW_KEY is not set; it needs at least 32 characters, as view-only links are ' +
+        'derived under it. Set it with `npx wrangler secret put VIEW_KEY` (locally, in ' +
+        '.dev.vars), from `openssl rand -base64 32` for example.',
+    ]);
+  });
+
+  it('is refused when shorter than 32 characters, without showing it', () => {
+    const [problem] = problemsOf({ VIEW_KEY: 'short secret' });
+    expect([
+      problem?.startsWith('The secret VIEW_KEY has 12;'),
+      problem?.includes('short'),
+    ]).toEqual([true, false]);
   });
 });

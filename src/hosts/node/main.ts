@@ -42,7 +42,7 @@ try {
   );
   process.exit(1);
 }
-const running = await startNodeServer(config, logger, storage?.stores).catch(
+const running = await startNodeServer(config, logger, storage?.stores, storage?.viewSecret).catch(
   (error: NodeJS.ErrnoException) => {
     const reason = error.code === 'EADDRINUSE' ? 'the port is in use' : error.message;
     if (error.syscall === 'listen') {

@@ -12,6 +12,7 @@ import { createServerAdapter, Response as AdapterResponse } from '@whatwg-node/s
 import { createApp, type App } from '../../app.ts';
 import { requestIdOf } from '../../http/request.ts';
 import { pathOf, type ErrorReporter } from '../../http/router.ts';
+import { newViewSecret, ViewIds } from '../../lists/list-id.ts';
 import { localLists } from '../../lists/local-lists.ts';
 import type { ListStores } from '../../storage/kept-lists.ts';
 import { fileAssets, PROJECT_ROOT } from './file-assets.ts';
@@ -32,11 +33,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Serves the handler on `node:http` through @whatwg-node/server; `stores` keep the lists. */
+/**
+ * Serves the handler on `node:http` through @whatwg-node/server; `stores` keep the lists, and
+ * `viewSecret` their view ids (a new one for each run without it).
+ */
 export async function startNodeServer(
   config: NodeConfig,
   logger: Logger,
   stores?: ListStores,
+  viewSecret = newViewSecret(),
 ): Promise<RunningServer> {
   const reportError: ErrorReporter = (error, request, reqId) => {
     try {
@@ -49,6 +54,7 @@ export async function startNodeServer(
   const app = createApp({
     config,
     lists: localLists({ stores, maxLists: config.limits.maxLists }),
+    viewIds: new ViewIds(viewSecret),
     host: {
       assets: fileAssets(join(PROJECT_ROOT, 'public')),
       reportError,

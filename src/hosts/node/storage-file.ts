@@ -1,5 +1,6 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { sqliteListStores, type ListStores } from '../../storage/kept-lists.ts';
+import { newViewSecret } from '../../lists/list-id.ts';
 import { committerOn, GroupCommit } from '../../storage/group-commit.ts';
 import type { SqlDatabase, SqlValue } from '../../storage/sql.ts';
 
@@ -17,6 +18,8 @@ export class StorageFileError extends Error {
 export interface StorageFile {
   readonly file: string;
   readonly stores: ListStores;
+  /** The secret the lists' view ids are derived under: made with the file, kept in it. */
+  readonly viewSecret: string;
   /** The writes of every list, committed in groups; `commits.counts` tells how. */
   readonly commits: GroupCommit;
   /** Commits the writes still waiting, then closes the file. */
@@ -32,8 +35,10 @@ export function openStorageAt(file: string): StorageFile {
   const database = openSqliteFile(file);
   const commits = new GroupCommit(committerOn(database), setImmediate);
   let stores: ListStores;
+  let viewSecret: string;
   try {
     stores = sqliteListStores(database, commits);
+    viewSecret = viewSecretOf(database);
   } catch (error) {
     database.close();
     throw new StorageFileError(file, (error as Error).message);
@@ -41,12 +46,26 @@ export function openStorageAt(file: string): StorageFile {
   return {
     file,
     stores,
+    viewSecret,
     commits,
     async close() {
       await commits.close();
       database.close();
     },
   };
+}
+
+/**
+ * The file's view secret, made on first use. Its table is beside the lists' format, not part of
+ * it: a file written before view ids gets one, and keeps its format.
+ */
+function viewSecretOf(db: SqlDatabase): string {
+  db.run('CREATE TABLE IF NOT EXISTS view_secret (secret TEXT NOT NULL)');
+  const [kept] = db.all<{ secret: string }>('SELECT secret FROM view_secret');
+  if (kept !== undefined) return kept.secret;
+  const secret = newViewSecret();
+  db.run('INSERT INTO view_secret (secret) VALUES (?)', secret);
+  return secret;
 }
 
 export interface SqliteFile extends SqlDatabase {

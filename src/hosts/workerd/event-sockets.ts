@@ -8,6 +8,14 @@ interface Unanswered {
   readonly accept: () => void;
 }
 
+/** What a stream's socket keeps while the object hibernates. */
+interface Attachment {
+  /** The run of the list the stream was opened on. */
+  readonly run: string;
+  /** Whether it was opened through the list's view id. */
+  readonly viewOnly: boolean;
+}
+
 /**
  * A list object's event streams, each a WebSocket to the worker that carries it to its client,
  * accepted with the Hibernation API: the object may leave memory while they stay open, and the
@@ -24,12 +32,12 @@ export class EventSockets {
     this.#listOf = listOf;
   }
 
-  readonly open = (): EventChannel => {
+  readonly open = (_queueBytes: number, viewOnly = false): EventChannel => {
     const { 0: peer, 1: socket } = new WebSocketPair();
     const accept = () => {
       this.#ctx.acceptWebSocket(socket);
-      // Kept while the object hibernates: the run of the list the stream was opened on.
-      socket.serializeAttachment(this.#listOf()!.store.run);
+      const attachment: Attachment = { run: this.#listOf()!.store.run, viewOnly };
+      socket.serializeAttachment(attachment);
     };
     const channel = new SocketChannel(socket, { peer, accept });
     this.#channels.set(socket, channel);
@@ -44,11 +52,11 @@ export class EventSockets {
     const sockets = this.#ctx.getWebSockets();
     const list = sockets.length > 0 ? this.#listOf() : undefined;
     for (const socket of sockets) {
-      const run = socket.deserializeAttachment() as string;
+      const { run, viewOnly } = socket.deserializeAttachment() as Attachment;
       if (list !== undefined && run === list.store.run) {
         const channel = new SocketChannel(socket);
         this.#channels.set(socket, channel);
-        list.events.adopt(channel);
+        list.events.adopt(channel, viewOnly);
       } else endStream(socket);
     }
   }

@@ -2,7 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { createApp, type App } from '../../app.ts';
 import { ConfigError } from '../../config.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { base64UrlOf, bytesOfBase64Url } from '../../lists/list-id.ts';
+import { base64UrlOf, bytesOfBase64Url, ViewIds } from '../../lists/list-id.ts';
 import type { LiveList } from '../../lists/live-list.ts';
 import { singleList } from '../../lists/single-list.ts';
 import type { StoredList } from '../../store/changes.ts';
@@ -81,9 +81,14 @@ export class TodoListObject extends DurableObject<Env> {
       listRoutesOnly: true,
       config: config.app,
       lists,
+      viewIds: new ViewIds(config.viewSecret),
       host: { openEventChannel: this.#sockets.open, writesHeartbeats: false },
     });
-    this.#sockets.adoptAll();
+    void ctx.blockConcurrencyWhile(async () => {
+      // What the streams send of the list itself (a rename, its deletion) holds its view id.
+      if (ctx.getWebSockets().length > 0) await this.#list()?.viewId();
+      this.#sockets.adoptAll();
+    });
   }
 
   /**

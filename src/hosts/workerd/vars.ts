@@ -16,7 +16,12 @@ export interface WorkerConfig {
    * leaving memory; `memory` loses the list whenever the object hibernates or is evicted.
    */
   readonly storage: (typeof STORAGE_KINDS)[number];
+  /** `VIEW_KEY`, a secret: what the lists' view ids are derived under. */
+  readonly viewSecret: string;
 }
+
+/** The fewest characters of `VIEW_KEY`: 32 random ones hold well over 128 bits. */
+const VIEW_KEY_LENGTH = 32;
 
 /** `limits.maxBodyBytes` as the variable that sets it: `LIMITS_MAX_BODY_BYTES`. */
 export function varNameOf(group: string, key: string): string {
@@ -51,8 +56,22 @@ export function configFromVars(
       `[vars] STORAGE must be one of ${STORAGE_KINDS.join(', ')}; it is ${shown(vars.STORAGE)}.`,
     );
   }
+  const viewSecret = vars.VIEW_KEY;
+  // The secret itself is never shown: error pages and logs are read by others.
+  if (typeof viewSecret !== 'string' || viewSecret.length < VIEW_KEY_LENGTH) {
+    const given = typeof viewSecret === 'string' ? `has ${viewSecret.length}` : 'is not set';
+    problems.push(
+      `The secret VIEW_KEY ${given}; it needs at least ${VIEW_KEY_LENGTH} characters, as ` +
+        'view-only links are derived under it. Set it with `npx wrangler secret put VIEW_KEY` ' +
+        '(locally, in .dev.vars), from `openssl rand -base64 32` for example.',
+    );
+  }
   if (problems.length > 0) return new ConfigError(problems);
-  return { app: config as unknown as AppConfig, storage: storage as WorkerConfig['storage'] };
+  return {
+    app: config as unknown as AppConfig,
+    storage: storage as WorkerConfig['storage'],
+    viewSecret: viewSecret as string,
+  };
 }
 
 /** A value as the author of `[vars]` wrote it: a string quoted, a number as it is. */

@@ -5,6 +5,7 @@ import { HttpProblem } from '../../http/problem.ts';
 import { IDEMPOTENCY_KEY, requestIdOf } from '../../http/request.ts';
 import { isApiPath, Responses } from '../../http/responses.ts';
 import { pathOf, type Handler } from '../../http/router.ts';
+import { ViewIds } from '../../lists/list-id.ts';
 import type { ListDirectory } from '../../lists/live-list.ts';
 import { LISTS_PATH } from '../../model/resources.ts';
 import { configFromVars, type WorkerConfig } from './vars.ts';
@@ -61,24 +62,28 @@ function workersAssets(assets: Fetcher): AssetSource {
  * The object of the list a path names, and whether the path is its event stream. An id the
  * runtime does not recognise names none: the worker's handler answers as for a list gone.
  */
-function listObjectOf(
+async function listObjectOf(
   path: string,
   { TODO_LIST }: Env,
-): { object: () => DurableObjectStub; stream: boolean } | undefined {
+  viewIds: ViewIds,
+): Promise<{ object: () => DurableObjectStub; stream: boolean } | undefined> {
   // A list's stream, with any trailing slashes, as the router matches it.
   const stream = /^\/api\/(lists\/[^/]+\/)?sse\/*$/.test(path);
   if (/^\/api\/(todos|sse)(\/|$)/.test(path)) {
     return { object: () => TODO_LIST.get(TODO_LIST.idFromName(LIST_NAME)), stream };
   }
   if (!path.startsWith(`${LISTS_PATH}/`)) return undefined;
-  const objectId = objectIdOf(TODO_LIST, path.slice(LISTS_PATH.length + 1).split('/')[0]!);
+  const listId = path.slice(LISTS_PATH.length + 1).split('/')[0]!;
+  // A view id is unwrapped here, and again by the object, which holds no table of them either.
+  const objectId =
+    objectIdOf(TODO_LIST, listId) ?? objectIdOf(TODO_LIST, (await viewIds.editIdOf(listId)) ?? '');
   return objectId && { object: () => TODO_LIST.get(objectId), stream };
 }
 
 /** What this isolate read from `[vars]` on its first request, and its handler. */
-let isolate: { config: WorkerConfig; handler: Handler } | ConfigError | undefined;
+let isolate: { config: WorkerConfig; viewIds: ViewIds; handler: Handler } | ConfigError | undefined;
 
-function route(request: Request, env: Env): Promise<Response> {
+async function route(request: Request, env: Env): Promise<Response> {
   isolate ??= started(env);
   if (isolate instanceof ConfigError) {
     // Every request's answer while `[vars]` are wrong: the operator sees what to change.
@@ -89,8 +94,8 @@ function route(request: Request, env: Env): Promise<Response> {
       responses.problem(new HttpProblem(500, detail), api),
     );
   }
-  const { config, handler } = isolate;
-  const list = listObjectOf(pathOf(request.url), env);
+  const { config, viewIds, handler } = isolate;
+  const list = await listObjectOf(pathOf(request.url), env, viewIds);
   if (list?.stream && request.method === 'GET') {
     return relayEvents(request, list.object, config.app.sse.heartbeatSeconds);
   }
@@ -100,7 +105,7 @@ function route(request: Request, env: Env): Promise<Response> {
   return answerAfterBody(request, (forwarded) => list.object().fetch(forwarded), needed);
 }
 
-function started(env: Env): { config: WorkerConfig; handler: Handler } | ConfigError {
+function started(env: Env): Exclude<typeof isolate, undefined> {
   const config = configFromVars(env);
   if (config instanceof ConfigError) {
     console.error(
@@ -109,8 +114,10 @@ function started(env: Env): { config: WorkerConfig; handler: Handler } | ConfigE
     return config;
   }
   const lists = () => workerLists(env);
-  const app = createApp({ config: config.app, lists, host: { assets: workersAssets(env.ASSETS) } });
-  return { config, handler: app.fetch };
+  const viewIds = new ViewIds(config.viewSecret);
+  const host = { assets: workersAssets(env.ASSETS) };
+  const app = createApp({ config: config.app, lists, viewIds, host });
+  return { config, viewIds, handler: app.fetch };
 }
 
 export default { fetch: route } satisfies ExportedHandler<Env>;
