@@ -7,6 +7,7 @@ import type { LiveList } from '../../lists/live-list.ts';
 import { singleList } from '../../lists/single-list.ts';
 import type { StoredList } from '../../store/changes.ts';
 import { configFromVars } from './vars.ts';
+import { reportError } from './error-log.ts';
 import { EventSockets } from './event-sockets.ts';
 
 /** The default list's object: every isolate addresses it by this name. */
@@ -81,7 +82,7 @@ export class TodoListObject extends DurableObject<Env> {
       listRoutesOnly: true,
       config: config.app,
       lists,
-      host: { openEventChannel: this.#sockets.open, writesHeartbeats: false },
+      host: { openEventChannel: this.#sockets.open, writesHeartbeats: false, reportError },
     });
     this.#sockets.adoptAll();
   }

@@ -9,6 +9,7 @@ import type { ListDirectory } from '../../lists/live-list.ts';
 import { LISTS_PATH } from '../../model/resources.ts';
 import { configFromVars, type WorkerConfig } from './vars.ts';
 import { relayEvents } from './event-relay.ts';
+import { reportError } from './error-log.ts';
 import { answerAfterBody, LIST_NAME, objectIdOf, type Env } from './todo-list-object.ts';
 
 export { TodoListObject } from './todo-list-object.ts';
@@ -109,7 +110,11 @@ function started(env: Env): { config: WorkerConfig; handler: Handler } | ConfigE
     return config;
   }
   const lists = () => workerLists(env);
-  const app = createApp({ config: config.app, lists, host: { assets: workersAssets(env.ASSETS) } });
+  const app = createApp({
+    config: config.app,
+    lists,
+    host: { assets: workersAssets(env.ASSETS), reportError },
+  });
   return { config, handler: app.fetch };
 }
 
