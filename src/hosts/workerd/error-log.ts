@@ -25,6 +25,6 @@ export const reportError: ErrorReporter = (error, request, requestId) => {
   const stack = error instanceof Error ? (error.stack ?? String(error)) : error;
   if (request === undefined) return console.error('unexpected error:', stack);
   void loggedPathOf(request.url).then((path) =>
-    console.error(`unexpected error: ${request.method} ${path} ${requestId}\n`, stack),
+    console.error(`unexpected error: ${request.method} ${path} ${requestId}`, stack),
   );
 };
