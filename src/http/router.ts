@@ -131,3 +131,17 @@ function pathAt(url: string, start: number): string {
 export function pathOf(url: string): string {
   return pathAt(url, pathStart(url));
 }
+
+/** Each segment after a "lists" segment: where the routes take a list's id, of either kind. */
+const LIST_ID_SEGMENT = /(?<=\/lists\/)[^/]+/g;
+
+/**
+ * `path` as a log may hold it: whoever has a list's id can read and change the list, so each id
+ * is written as `tagOf` it. Dot segments and backslashes are resolved first, as the router
+ * resolves them ("/x/../lists/{id}" names the list too); a path without "lists" costs one search.
+ */
+export function loggedPath(path: string, tagOf: (listId: string) => string): string {
+  if (!path.includes('lists')) return path;
+  const routed = PLAIN_PATH.test(path) ? path : new URL(`http://any.invalid${path}`).pathname;
+  return routed.replace(LIST_ID_SEGMENT, tagOf);
+}

@@ -97,6 +97,7 @@ function objectState(id) {
       },
       deleteAll: async () => {},
     },
+    blockConcurrencyWhile: (work) => work(),
     acceptWebSocket() {},
     getWebSockets: () => [],
   };
@@ -143,6 +144,7 @@ async function onWorkerd() {
       }),
     },
     ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
+    VIEW_KEY: 'a view key of at least 32 characters',
   });
   const origin = 'http://localhost';
   const made = await worker.fetch(new Request(`${origin}/api/lists`, { method: 'POST' }), env);

@@ -178,9 +178,12 @@ export class Workerd {
     return this.#testCall(TEST_PATHS.evict, listId);
   }
 
-  /** Puts tables of a format from before formats were numbered in the default list's object. */
-  olderFormat(): Promise<void> {
-    return this.#testCall(TEST_PATHS.olderFormat);
+  /**
+   * Puts tables of a format from before formats were numbered in the object of the list
+   * `listId`, or the default list's.
+   */
+  olderFormat(listId?: string): Promise<void> {
+    return this.#testCall(TEST_PATHS.olderFormat, listId);
   }
 
   async #testCall(path: string, listId?: string): Promise<void> {

@@ -1,13 +1,30 @@
+import { hash } from 'node:crypto';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import PinoPretty from 'pino-pretty';
+import { loggedPath, pathOf } from '../../http/router.ts';
 import type { LogFormat, LogLevel } from './node-config.ts';
 
 export type { Logger };
+
+/**
+ * What the log writes for a list's id (docs/configuration.md, Logs): the first 6 bytes of its
+ * SHA-256 in base64url. Enough to tell a service's lists apart; and 2^80 ids of 16 random bytes
+ * share each tag, so none can be told from it.
+ */
+function listTagOf(listId: string): string {
+  return hash('sha256', listId, 'base64url').slice(0, 8);
+}
+
+/** The path of `url` as the log writes it: no query, every list's id a tag. */
+export function loggedPathOf(url: string): string {
+  return loggedPath(pathOf(url), listTagOf);
+}
 
 /** The fields of the one line each request gets, besides pino's own. */
 export interface RequestLine {
   readonly reqId: string;
   readonly method: string;
+  /** Never the query, nor a list's id: `loggedPathOf`. */
   readonly path: string;
   readonly status: number;
   readonly ms: number;
@@ -75,9 +92,8 @@ function readableLines(): DestinationStream {
     ignore: ['pid', 'hostname', ...requestFields].join(','),
     messageFormat: (log, messageKey) => {
       if (log[messageKey] !== REQUEST_MESSAGE) {
-        return log.reqId === undefined
-          ? String(log[messageKey])
-          : `${log[messageKey]} ${log.reqId}`;
+        const request = [log.method, log.path, log.reqId].filter((field) => field !== undefined);
+        return [log[messageKey], ...request].join(' ');
       }
       const { method, path, status, ms, reqId } = log as unknown as RequestLine;
       return `${method} ${path} ${status} ${ms.toFixed(1)}ms ${reqId}`;

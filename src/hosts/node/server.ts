@@ -11,12 +11,12 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createServerAdapter, Response as AdapterResponse } from '@whatwg-node/server';
 import { createApp, type App } from '../../app.ts';
 import { requestIdOf } from '../../http/request.ts';
-import { pathOf, type ErrorReporter } from '../../http/router.ts';
+import type { ErrorReporter } from '../../http/router.ts';
 import { newViewSecret, ViewIds } from '../../lists/list-id.ts';
 import { localLists } from '../../lists/local-lists.ts';
 import type { ListStores } from '../../storage/kept-lists.ts';
 import { fileAssets, PROJECT_ROOT } from './file-assets.ts';
-import { REQUEST_MESSAGE, type Logger, type RequestLine } from './logger.ts';
+import { loggedPathOf, REQUEST_MESSAGE, type Logger, type RequestLine } from './logger.ts';
 import type { NodeConfig } from './node-config.ts';
 import { closeGracefully } from './shutdown.ts';
 
@@ -45,7 +45,7 @@ export async function startNodeServer(
 ): Promise<RunningServer> {
   const reportError: ErrorReporter = (error, request, reqId) => {
     try {
-      const at = request && { method: request.method, path: pathOf(request.url) };
+      const at = request && { method: request.method, path: loggedPathOf(request.url) };
       logger.error({ err: error, reqId, ...at }, 'unexpected error');
     } catch {
       // The log itself is broken: there is nowhere left to report to.
@@ -78,7 +78,7 @@ export async function startNodeServer(
       // A refused body is left unread: closing the connection stops Node reading the rest.
       // While draining, closing after each answer lets keep-alive clients go elsewhere.
       if (draining || response.status === 413) response.headers.set('connection', 'close');
-      const path = pathOf(request.url);
+      const path = loggedPathOf(request.url);
       // Probes come every few seconds from every balancer: they would drown the log.
       const level = path === '/healthz' ? 'debug' : 'info';
       const { method } = request;

@@ -7,6 +7,7 @@ import type { LiveList } from '../../lists/live-list.ts';
 import { singleList } from '../../lists/single-list.ts';
 import type { StoredList } from '../../store/changes.ts';
 import { configFromVars } from './vars.ts';
+import { reportError } from './error-log.ts';
 import { EventSockets } from './event-sockets.ts';
 
 /** The default list's object: every isolate addresses it by this name. */
@@ -82,7 +83,7 @@ export class TodoListObject extends DurableObject<Env> {
       config: config.app,
       lists,
       viewIds: new ViewIds(config.viewSecret),
-      host: { openEventChannel: this.#sockets.open, writesHeartbeats: false },
+      host: { openEventChannel: this.#sockets.open, writesHeartbeats: false, reportError },
     });
     void ctx.blockConcurrencyWhile(async () => {
       // What the streams send of the list itself (a rename, its deletion) holds its view id.

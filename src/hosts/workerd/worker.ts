@@ -10,6 +10,7 @@ import type { ListDirectory } from '../../lists/live-list.ts';
 import { LISTS_PATH } from '../../model/resources.ts';
 import { configFromVars, type WorkerConfig } from './vars.ts';
 import { relayEvents } from './event-relay.ts';
+import { reportError } from './error-log.ts';
 import { answerAfterBody, LIST_NAME, objectIdOf, type Env } from './todo-list-object.ts';
 
 export { TodoListObject } from './todo-list-object.ts';
@@ -115,7 +116,7 @@ function started(env: Env): Exclude<typeof isolate, undefined> {
   }
   const lists = () => workerLists(env);
   const viewIds = new ViewIds(config.viewSecret);
-  const host = { assets: workersAssets(env.ASSETS) };
+  const host = { assets: workersAssets(env.ASSETS), reportError };
   const app = createApp({ config: config.app, lists, viewIds, host });
   return { config, viewIds, handler: app.fetch };
 }
