@@ -2,6 +2,7 @@ import { afterAll, describe } from 'vitest';
 import { eventsSuite } from './conformance/events.ts';
 import { itemsSuite } from './conformance/items.ts';
 import { listsSuite } from './conformance/lists.ts';
+import { viewLinksSuite } from './conformance/view-links.ts';
 import { checkedAgainstOpenApi } from './support/openapi-check.ts';
 import { stopWorkerd, wranglerDev } from './support/workerd-host.ts';
 import { refusedBodiesSuite } from './workerd/refused-bodies.ts';
@@ -13,6 +14,7 @@ describe(host.name, () => {
   itemsSuite(host);
   eventsSuite(host);
   listsSuite(host);
+  viewLinksSuite(host);
 });
 refusedBodiesSuite(wranglerDev, 2);
 afterAll(stopWorkerd);
