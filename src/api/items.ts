@@ -1,5 +1,6 @@
 import type { IRequest } from 'itty-router';
 import type { AppConfig } from '../config.ts';
+import type { OpenStreamsPerClient, RateLimiter } from '../http/client-limits.ts';
 import { readJsonObject, requireJsonMediaType } from '../http/body.ts';
 import { HttpProblem, methodNotAllowed } from '../http/problem.ts';
 import { etagOf, idempotencyKeyOf, isNotModified, requireIfMatch } from '../http/request.ts';
@@ -16,6 +17,10 @@ export interface ListRouteDeps {
   readonly limits: AppConfig['limits'];
   /** Whether the host delivers exactly a declared body (see `Host`). */
   readonly contentLengthIsExact: boolean;
+  /** The client a request came from, as the host tells it (see `Host`). */
+  readonly clientAddressOf: (request: Request) => string | undefined;
+  readonly listCreations: RateLimiter;
+  readonly streamsPerClient: OpenStreamsPerClient;
 }
 
 /** The refusals that depend on what a list holds: no such item, a stale If-Match, no room. */
@@ -45,7 +50,7 @@ type ChangeRoute = (list: LiveList, request: IRequest, responses: Responses) => 
 /** The items and event stream of the default list and of named ones, alike (docs/api.md). */
 export function addItemRoutes(
   router: Routes,
-  { lists, limits, contentLengthIsExact }: ListRouteDeps,
+  { lists, limits, contentLengthIsExact, clientAddressOf, streamsPerClient }: ListRouteDeps,
 ) {
   const itemAnswer = (
     responses: Responses,
@@ -116,8 +121,18 @@ export function addItemRoutes(
     return itemAnswer(responses, 200, await store.delete(current));
   };
 
-  const openStream: Answer = (list, request, responses) =>
-    responses.eventStream(list.events.open(request));
+  // The client's own limit first, as on workerd, where the worker counts before it asks the
+  // list's object; its place is freed however the stream ends.
+  const openStream =
+    (listOf: (request: IRequest) => LiveList) => (request: IRequest, responses: Responses) => {
+      const free = streamsPerClient.take(clientAddressOf(request));
+      try {
+        return responses.eventStream(listOf(request).events.open(request, free));
+      } catch (error) {
+        free();
+        throw error;
+      }
+    };
 
   const bases = [
     { prefix: '/api', listOf: () => lists.defaultList ?? raise(noSuchList()) },
@@ -150,7 +165,7 @@ export function addItemRoutes(
       .all(one, methodNotAllowed('GET, HEAD, PUT, DELETE, OPTIONS'))
       // HEAD is refused: a stream has no end to measure. A cross-origin client that sends
       // `Last-Event-ID` itself (not EventSource, which may) needs a preflight that allows it.
-      .get(stream, on(openStream))
+      .get(stream, openStream(listOf))
       .options(stream, preflight('GET, OPTIONS', 'Last-Event-ID'))
       .all(stream, methodNotAllowed('GET, OPTIONS'));
   }

@@ -1,4 +1,5 @@
 import type { IRequest } from 'itty-router';
+import { admitCreation } from '../http/client-limits.ts';
 import { readJsonObject, readOptionalJsonObject, requireJsonMediaType } from '../http/body.ts';
 import { methodNotAllowed } from '../http/problem.ts';
 import { etagOf, idempotencyKeyOf, isNotModified, requireIfMatch } from '../http/request.ts';
@@ -15,17 +16,23 @@ const LIST = `${LISTS_PATH}/:list`;
 /** Named lists (docs/api.md, Lists): nothing lists them, as knowing an id gives access. */
 export function addListRoutes(
   router: Routes,
-  { lists, limits, contentLengthIsExact }: ListRouteDeps,
+  { lists, limits, contentLengthIsExact, clientAddressOf, listCreations }: ListRouteDeps,
 ) {
   const named = (request: IRequest): LiveList =>
     lists.named.get(request.params.list!) ?? raise(noSuchList());
 
   // The list's page rides along, so a client that made a list with curl has the link to share.
-  const answer = (responses: Responses, status: number, stored: StoredList, location?: string) => {
+  const answer = (
+    responses: Responses,
+    status: number,
+    stored: StoredList,
+    created?: { location: string; rateLimit: Record<string, string> },
+  ) => {
     const etag = etagOf(stored.version);
     const link = `<${listPageOf(stored.info.id)}>; rel="alternate"; type="text/html"`;
     const headers: Record<string, string> =
-      location === undefined ? { etag, link } : { etag, link, location };
+      created === undefined ? { etag, link } : { etag, link, location: created.location };
+    if (created !== undefined) Object.assign(headers, created.rateLimit);
     return responses.apiJson(status, stored.json, headers);
   };
 
@@ -37,8 +44,13 @@ export function addListRoutes(
     const key = idempotencyKeyOf(request);
     const body = await readOptionalJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
     const title = body === undefined ? '' : listTitleOf(body, limits.maxTitleLength);
-    const created = await lists.create(title, key);
-    return answer(responses, 201, created, listPathOf(created.info.id));
+    // Counted only when a list is about to be made: a retry of one made already is not.
+    let rateLimit: Record<string, string> = {};
+    const admit = async () => {
+      rateLimit = await admitCreation(listCreations, clientAddressOf(request));
+    };
+    const created = await lists.create(title, key, admit);
+    return answer(responses, 201, created, { location: listPathOf(created.info.id), rateLimit });
   };
 
   const readList = (request: IRequest, responses: Responses) => {

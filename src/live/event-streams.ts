@@ -65,8 +65,11 @@ export class EventStreams {
     });
   }
 
-  /** The channel of a new stream for `request`; 503 when the list is full or stopping. */
-  open(request: Request): EventChannel {
+  /**
+   * The channel of a new stream for `request`; 503 when the list is full or stopping. `onEnd`
+   * runs when the stream ends, however it ends, if it opened.
+   */
+  open(request: Request, onEnd?: () => void): EventChannel {
     if (this.#closed) throw unavailable('The server is shutting down; reconnect in a moment.');
     const { maxClients } = this.#settings;
     if (this.#clients.size >= maxClients) {
@@ -81,7 +84,7 @@ export class EventStreams {
     this.#sendUnsent();
     const { opening, lastId } = this.#openingFor(lastEventIdOf(request));
     const channel = this.#host.openEventChannel(opening.byteLength + MAX_BACKLOG_BYTES);
-    this.#join(channel, request.signal).send(opening, lastId);
+    this.#join(channel, request.signal, onEnd).send(opening, lastId);
     return channel;
   }
 
@@ -118,8 +121,11 @@ export class EventStreams {
     return { opening, lastId: version };
   }
 
-  #join(channel: EventChannel, signal: AbortSignal | undefined): EventClient {
-    const client = new EventClient(channel, signal, () => this.#forget(client));
+  #join(channel: EventChannel, signal: AbortSignal | undefined, onEnd?: () => void): EventClient {
+    const client = new EventClient(channel, signal, () => {
+      this.#forget(client);
+      onEnd?.();
+    });
     this.#clients.add(client);
     this.#tally.openCount += 1;
     if (this.#heartbeat === undefined && this.#host.writesHeartbeats) {
