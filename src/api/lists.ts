@@ -22,18 +22,16 @@ export function addListRoutes(
     lists.named.get(request.params.list!) ?? raise(noSuchList());
 
   // The list's page rides along, so a client that made a list with curl has the link to share.
+  // `created`: a new list's Location and RateLimit headers (lists are made seldom: spread).
   const answer = (
     responses: Responses,
     status: number,
     stored: StoredList,
-    created?: { location: string; rateLimit: Record<string, string> },
+    created?: Record<string, string>,
   ) => {
     const etag = etagOf(stored.version);
     const link = `<${listPageOf(stored.info.id)}>; rel="alternate"; type="text/html"`;
-    const headers: Record<string, string> =
-      created === undefined ? { etag, link } : { etag, link, location: created.location };
-    if (created !== undefined) Object.assign(headers, created.rateLimit);
-    return responses.apiJson(status, stored.json, headers);
+    return responses.apiJson(status, stored.json, { etag, link, ...created });
   };
 
   // Checked on the list with its pending changes: a rename not yet committed is in it.
@@ -50,7 +48,7 @@ export function addListRoutes(
       rateLimit = await admitCreation(listCreations, clientAddressOf(request));
     };
     const created = await lists.create(title, key, admit);
-    return answer(responses, 201, created, { location: listPathOf(created.info.id), rateLimit });
+    return answer(responses, 201, created, { location: listPathOf(created.info.id), ...rateLimit });
   };
 
   const readList = (request: IRequest, responses: Responses) => {
