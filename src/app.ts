@@ -3,6 +3,11 @@ import { addListRoutes } from './api/lists.ts';
 import { addSiteRoutes } from './api/site.ts';
 import { addStaticRoutes, type AssetSource } from './api/static-files.ts';
 import { DEFAULT_APP_CONFIG, type AppConfig } from './config.ts';
+import {
+  fixedWindowLimiter,
+  OpenStreamsPerClient,
+  type RateLimiter,
+} from './http/client-limits.ts';
 import { HttpProblem } from './http/problem.ts';
 import { createHandler, type ErrorReporter, type Handler } from './http/router.ts';
 import {
@@ -35,6 +40,13 @@ interface Host {
    * is answered before it is written to every open stream, not after.
    */
   readonly afterAnswers?: (task: () => void) => void;
+  /**
+   * The address of the client that sent `request`, which the per-client limits count; where it
+   * gives none (a list's object, say), the request is not counted.
+   */
+  readonly clientAddressOf: (request: Request) => string | undefined;
+  /** Counts list creations per client; by default in this process, by `limits.listsPerMinute`. */
+  readonly listCreations?: RateLimiter;
 }
 
 /** The documented default of `limits.maxLists`, where the handler holds every list itself. */
@@ -75,6 +87,7 @@ export function createApp(options: AppOptions = {}): App {
     contentLengthIsExact: false,
     openEventChannel: openWebEventChannel,
     writesHeartbeats: true,
+    clientAddressOf: () => undefined,
     ...options.host,
   };
   const tally = new StreamTally();
@@ -83,8 +96,17 @@ export function createApp(options: AppOptions = {}): App {
   const lists = openLists({ config, host, tally, viewIds });
   let draining = false;
   const fetch = createHandler(host.Response, host.reportError, (router) => {
-    const { limits } = config;
-    const deps = { lists, viewIds, limits, contentLengthIsExact: host.contentLengthIsExact };
+    const deps = {
+      lists,
+      viewIds,
+      limits: config.limits,
+      contentLengthIsExact: host.contentLengthIsExact,
+      clientAddressOf: host.clientAddressOf,
+      listCreations:
+        host.listCreations ??
+        fixedWindowLimiter({ quota: config.limits.listsPerMinute, windowSeconds: 60 }),
+      streamsPerClient: new OpenStreamsPerClient(config.sse.maxClientsPerAddress),
+    };
     addItemRoutes(router, deps);
     addListRoutes(router, deps);
     if (!options.listRoutesOnly) {

@@ -7,18 +7,22 @@ export interface AppConfig {
     readonly maxTitleLength: number;
     /** Most items the list holds; creating one more answers 507. */
     readonly maxItems: number;
+    /** Most named lists one client address makes in a minute; one more answers 429. */
+    readonly listsPerMinute: number;
   };
   readonly sse: {
     readonly heartbeatSeconds: number;
     readonly replayEvents: number;
     readonly maxClients: number;
+    /** Most event streams one client address holds open, across every list. */
+    readonly maxClientsPerAddress: number;
   };
 }
 
 /** The documented defaults (docs/configuration.md); `config/prod.yaml` keeps them. */
 export const DEFAULT_APP_CONFIG: AppConfig = {
-  limits: { maxBodyBytes: 16384, maxTitleLength: 1000, maxItems: 10000 },
-  sse: { heartbeatSeconds: 15, replayEvents: 1000, maxClients: 10000 },
+  limits: { maxBodyBytes: 16384, maxTitleLength: 1000, maxItems: 10000, listsPerMinute: 30 },
+  sse: { heartbeatSeconds: 15, replayEvents: 1000, maxClients: 10000, maxClientsPerAddress: 50 },
 };
 
 /** What one configuration value must be, said the way an error message needs it. */
@@ -61,10 +65,16 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The handler's settings, checked the same way whichever host reads them. */
 export const APP_CONFIG_RULES: RulesOf<AppConfig> = {
-  limits: { maxBodyBytes: integer(1), maxTitleLength: integer(1), maxItems: integer(1) },
+  limits: {
+    maxBodyBytes: integer(1),
+    maxTitleLength: integer(1),
+    maxItems: integer(1),
+    listsPerMinute: integer(1),
+  },
   sse: {
     heartbeatSeconds: integer(1, Math.floor(MAX_TIMER_MS / 1000)),
     replayEvents: integer(0),
     maxClients: integer(1),
+    maxClientsPerAddress: integer(1),
   },
 };

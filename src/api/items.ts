@@ -1,5 +1,6 @@
 import type { IRequest } from 'itty-router';
 import type { AppConfig } from '../config.ts';
+import type { OpenStreamsPerClient, RateLimiter } from '../http/client-limits.ts';
 import { readJsonObject, requireJsonMediaType } from '../http/body.ts';
 import { HttpProblem, methodNotAllowed } from '../http/problem.ts';
 import { etagOf, idempotencyKeyOf, isNotModified, requireIfMatch } from '../http/request.ts';
@@ -18,10 +19,16 @@ export interface ListRouteDeps {
   readonly limits: AppConfig['limits'];
   /** Whether the host delivers exactly a declared body (see `Host`). */
   readonly contentLengthIsExact: boolean;
+  /** The client a request came from, as the host tells it (see `Host`). */
+  readonly clientAddressOf: (request: Request) => string | undefined;
+  readonly listCreations: RateLimiter;
+  readonly streamsPerClient: OpenStreamsPerClient;
 }
 
 /** A route's answer on the list a request reached, and whether through its view id. */
 type ListRoute = (list: LiveList, viewOnly: boolean) => Response | Promise<Response>;
+/** Runs a route on the list a request names. */
+type Reach = (request: IRequest, route: ListRoute) => Response | Promise<Response>;
 
 /**
  * Runs `route` on the named list `request` names by its edit id, at once, or by its view id,
@@ -82,7 +89,7 @@ type ChangeRoute = (list: LiveList, request: IRequest, responses: Responses) => 
 
 /** The items and event stream of the default list and of named ones, alike (docs/api.md). */
 export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
-  const { lists, limits, contentLengthIsExact } = deps;
+  const { lists, limits, contentLengthIsExact, clientAddressOf, streamsPerClient } = deps;
   const itemAnswer = (
     responses: Responses,
     status: number,
@@ -152,13 +159,23 @@ export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
     return itemAnswer(responses, 200, await store.delete(current));
   };
 
-  const openStream: Answer = async (list, request, responses, viewOnly) => {
-    // A stream shows the list's JSON, the view id in it, on a rename or the list's deletion.
-    await list.viewId();
-    return responses.eventStream(list.events.open(request, viewOnly));
+  // The client's own limit first, as on workerd, where the worker counts before it asks the
+  // list's object; its place is freed however the stream ends.
+  const openStream = (reach: Reach) => async (request: IRequest, responses: Responses) => {
+    const free = streamsPerClient.take(clientAddressOf(request));
+    try {
+      return await reach(request, async (list, viewOnly) => {
+        // A stream shows the list's JSON, the view id in it, on a rename or the list's deletion.
+        await list.viewId();
+        return responses.eventStream(list.events.open(request, viewOnly, free));
+      });
+    } catch (error) {
+      free();
+      throw error;
+    }
   };
 
-  const bases = [
+  const bases: { prefix: string; reach: Reach }[] = [
     {
       prefix: '/api',
       reach: (_request: IRequest, route: ListRoute) =>
@@ -194,7 +211,7 @@ export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
       .all(one, methodNotAllowed('GET, HEAD, PUT, DELETE, OPTIONS'))
       // HEAD is refused: a stream has no end to measure. A cross-origin client that sends
       // `Last-Event-ID` itself (not EventSource, which may) needs a preflight that allows it.
-      .get(stream, on(openStream))
+      .get(stream, openStream(reach))
       .options(stream, preflight('GET, OPTIONS', 'Last-Event-ID'))
       .all(stream, methodNotAllowed('GET, OPTIONS'));
   }

@@ -1,4 +1,5 @@
 import type { IRequest } from 'itty-router';
+import { admitCreation } from '../http/client-limits.ts';
 import { readJsonObject, readOptionalJsonObject, requireJsonMediaType } from '../http/body.ts';
 import { methodNotAllowed } from '../http/problem.ts';
 import { etagOf, idempotencyKeyOf, isNotModified, requireIfMatch } from '../http/request.ts';
@@ -17,22 +18,21 @@ const LIST = `${LISTS_PATH}/:list`;
  * through the edit id, to read through the view id.
  */
 export function addListRoutes(router: Routes, deps: ListRouteDeps) {
-  const { lists, viewIds, limits, contentLengthIsExact } = deps;
+  const { lists, viewIds, limits, contentLengthIsExact, clientAddressOf, listCreations } = deps;
 
   // The list's page rides along, so a client that made a list with curl has the link to share.
+  // `created`: a new list's Location and RateLimit headers (lists are made seldom: spread).
   const answer = (
     responses: Responses,
     status: number,
     { version }: StoredList,
     json: string,
     pageId: string,
-    location?: string,
+    created?: Record<string, string>,
   ) => {
     const etag = etagOf(version);
     const link = `<${listPageOf(pageId)}>; rel="alternate"; type="text/html"`;
-    const headers: Record<string, string> =
-      location === undefined ? { etag, link } : { etag, link, location };
-    return responses.apiJson(status, json, headers);
+    return responses.apiJson(status, json, { etag, link, ...created });
   };
 
   // Checked on the list with its pending changes: a rename not yet committed is in it.
@@ -43,10 +43,15 @@ export function addListRoutes(router: Routes, deps: ListRouteDeps) {
     const key = idempotencyKeyOf(request);
     const body = await readOptionalJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
     const title = body === undefined ? '' : listTitleOf(body, limits.maxTitleLength);
-    const created = await lists.create(title, key);
+    // Counted only when a list is about to be made: a retry of one made already is not.
+    let rateLimit: Record<string, string> = {};
+    const admit = async () => {
+      rateLimit = await admitCreation(listCreations, clientAddressOf(request));
+    };
+    const created = await lists.create(title, key, admit);
     const { id } = created.info;
     const json = listJsonOf(created.info, await viewIds.viewIdOf(id), false);
-    return answer(responses, 201, created, json, id, listPathOf(id));
+    return answer(responses, 201, created, json, id, { location: listPathOf(id), ...rateLimit });
   };
 
   const readList = (request: IRequest, responses: Responses) =>

@@ -26,8 +26,11 @@ export interface ListDirectory {
   readonly defaultList: LiveList | undefined;
   /** The named lists by id; none for an id never made, deleted, or not an id at all. */
   readonly named: { get(id: string): LiveList | undefined };
-  /** Makes an empty named list, or with a key used before, that create's answer again. */
-  create(title: string, idempotencyKey?: string): Promise<StoredList>;
+  /**
+   * Makes an empty named list, or with a key used before, that create's answer again. `admit`
+   * runs only when a list is about to be made, and refuses by throwing.
+   */
+  create(title: string, idempotencyKey?: string, admit?: () => Promise<void>): Promise<StoredList>;
   /** Deletes a named list: it is gone from storage, and its streams end. */
   delete(list: LiveList): Promise<void>;
   /** The lists in memory now, for shutdown and for what a host reports of its streams. */

@@ -72,7 +72,11 @@ class LocalLists implements ListDirectory {
     }
   }
 
-  async create(title: string, idempotencyKey?: string): Promise<StoredList> {
+  async create(
+    title: string,
+    idempotencyKey?: string,
+    admit?: () => Promise<void>,
+  ): Promise<StoredList> {
     const keyed = idempotencyKey === undefined ? undefined : this.#keys.get(idempotencyKey);
     if (keyed === BEING_MADE) throw firstRequestUnanswered();
     if (keyed !== undefined) {
@@ -89,10 +93,12 @@ class LocalLists implements ListDirectory {
     if (idempotencyKey !== undefined) this.#keys.set(idempotencyKey, BEING_MADE);
     let store: ListStore;
     try {
+      // Its place and its key are held meanwhile: a retry with the key must not pass it by.
+      await admit?.();
       const info = { id: newListId(), title };
       store = await this.#stores.create(info, this.#storeOptions, idempotencyKey);
     } catch (error) {
-      // Forgotten, so that a retry makes the list.
+      // Forgotten, so that a retry makes the list (or is counted again, if refused).
       if (idempotencyKey !== undefined) this.#keys.delete(idempotencyKey);
       throw error;
     } finally {

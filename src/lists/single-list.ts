@@ -80,11 +80,16 @@ class NamedListDirectory implements ListDirectory {
     return this.#list ?? undefined;
   }
 
-  async create(title: string, idempotencyKey?: string): Promise<StoredList> {
+  async create(
+    title: string,
+    idempotencyKey?: string,
+    admit?: () => Promise<void>,
+  ): Promise<StoredList> {
     const exists = this.#find(this.#listId) !== undefined;
     const keyed = this.#keys().find((kept) => kept.idempotencyKey === idempotencyKey);
     if (keyed !== undefined) return listToReplay(keyed.made, title, exists);
     if (exists) throw new Error('This place holds its list already.');
+    await admit?.();
     const { sql } = this.#options;
     prepare(sql);
     const rows = newListRows('', { id: this.#listId, title }, idempotencyKey);

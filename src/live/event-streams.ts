@@ -78,9 +78,10 @@ export class EventStreams {
 
   /**
    * The channel of a new stream for `request`, through the list's view id when `viewOnly`;
-   * 503 when the list is full or stopping.
+   * 503 when the list is full or stopping. `onEnd` runs when the stream ends, however it ends,
+   * if it opened.
    */
-  open(request: Request, viewOnly: boolean): EventChannel {
+  open(request: Request, viewOnly: boolean, onEnd?: () => void): EventChannel {
     if (this.#closed) throw unavailable('The server is shutting down; reconnect in a moment.');
     const { maxClients } = this.#settings;
     if (this.#clients.size >= maxClients) {
@@ -95,7 +96,7 @@ export class EventStreams {
     this.#sendUnsent();
     const { opening, lastId } = this.#openingFor(lastEventIdOf(request), viewOnly);
     const channel = this.#host.openEventChannel(opening.byteLength + MAX_BACKLOG_BYTES, viewOnly);
-    this.#join(channel, request.signal, viewOnly).send(opening, lastId);
+    this.#join(channel, request.signal, viewOnly, onEnd).send(opening, lastId);
     return channel;
   }
 
@@ -140,8 +141,16 @@ export class EventStreams {
     return { opening, lastId: version };
   }
 
-  #join(channel: EventChannel, signal: AbortSignal | undefined, viewOnly: boolean): EventClient {
-    const client = new EventClient(channel, signal, () => this.#forget(client));
+  #join(
+    channel: EventChannel,
+    signal: AbortSignal | undefined,
+    viewOnly: boolean,
+    onEnd?: () => void,
+  ): EventClient {
+    const client = new EventClient(channel, signal, () => {
+      this.#forget(client);
+      onEnd?.();
+    });
     if (viewOnly) this.#viewers.add(client);
     this.#clients.add(client);
     this.#tally.openCount += 1;

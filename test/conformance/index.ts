@@ -6,6 +6,7 @@ import { bodyChecksSuite } from './body-checks.ts';
 import { eventClientsSuite } from './events-clients.ts';
 import { eventsResumeSuite } from './events-resume.ts';
 import { eventsSuite } from './events.ts';
+import { clientLimitsSuite } from './client-limits.ts';
 import { configuredLimitsSuite } from './configured-limits.ts';
 import { corsSuite } from './cors.ts';
 import { errorsSuite, unexpectedFailuresSuite } from './errors.ts';
@@ -52,6 +53,7 @@ export function conformanceSuite(unchecked: TestHost, statusesSeen?: Set<string>
       listDeletesSuite(host);
       idempotentListsSuite(host);
       viewLinksSuite(host);
+      clientLimitsSuite(host);
       if (host.injects) listFailuresSuite(host);
     }
   });

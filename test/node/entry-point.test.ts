@@ -141,6 +141,27 @@ describe('configuration errors', () => {
     expect(stderr).toContain('"server.shutdownTimeoutMs" must be an integer from 0 to 2147483647');
   });
 
+  it.each([
+    [
+      'listsPerMinute: 30',
+      'listsPerMinute: 0',
+      '"limits.listsPerMinute" must be an integer of at least 1; it is 0.',
+    ],
+    [
+      'maxClientsPerAddress: 50',
+      'maxClientsPerAddress: many',
+      '"sse.maxClientsPerAddress" must be an integer of at least 1; it is "many".',
+    ],
+    [
+      'clientAddressHeader: null',
+      'clientAddressHeader: "X Forwarded"',
+      '"server.clientAddressHeader" must be a header name',
+    ],
+  ])('stops at a bad per-client limit setting: %s', async (shipped, wrong, message) => {
+    const { stderr } = await failsWith((yaml) => yaml.replace(shipped, wrong));
+    expect(stderr).toContain(message);
+  });
+
   it('shows an infinite number as YAML wrote it', async () => {
     const { stderr } = await failsWith((yaml) => yaml.replace('maxItems: 10000', 'maxItems: .inf'));
     expect(stderr).toContain('"limits.maxItems" must be an integer of at least 1; it is Infinity');

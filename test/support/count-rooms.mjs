@@ -5,8 +5,8 @@
 // of its functions ran. Plain Node runs this, not vitest, so that the code is the built code.
 //
 // The worker and its object run here on Node, with the few runtime bindings the POST touches
-// stood in for: the objects' namespace, each object's SQLite storage (node:sqlite), and the
-// `cloudflare:workers` module. What the bindings do is the runtime's; every file counted is
+// stood in for: the objects' namespace, each object's SQLite storage (node:sqlite), the rate
+// limit binding, and the `cloudflare:workers` module. What the bindings do is the runtime's; every file counted is
 // the project's own.
 import { readFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -145,6 +145,7 @@ async function onWorkerd() {
     },
     ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
     VIEW_KEY: 'a view key of at least 32 characters',
+    LIST_CREATIONS: { limit: async () => ({ success: true }) },
   });
   const origin = 'http://localhost';
   const made = await worker.fetch(new Request(`${origin}/api/lists`, { method: 'POST' }), env);

@@ -15,6 +15,7 @@ import {
 } from '../../src/model/resources.ts';
 import { localLists } from '../../src/lists/local-lists.ts';
 import type { ListStores } from '../../src/storage/kept-lists.ts';
+import { fetchFrom } from './bound-fetch.ts';
 import { recordingLogger } from './log-lines.ts';
 import { nodeConfig, SILENT } from './node-server.ts';
 
@@ -23,6 +24,8 @@ export interface TestService {
   /** The routes of the list under test: the default list's, or a named list's. */
   readonly paths: ListPaths;
   fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** `fetch` as the client at `address` (in 127.0.0.0/8), as the host learns a client's address. */
+  fetchFrom(address: string, path: string, init?: RequestInit): Promise<Response>;
   /**
    * What the service still holds for event clients, all zero once every client has left: of
    * every list, or of the list `listId` where a host can only tell one list's.
@@ -109,12 +112,22 @@ export function inProcessFetch(app: App): TestService['fetch'] {
   );
 }
 
+/**
+ * What each client may do in the test hosts, unless a test says otherwise: the suites make
+ * many lists and open many streams from 127.0.0.1, far past the defaults.
+ */
+export const TEST_CLIENT_LIMITS = { listsPerMinute: 100_000, maxClientsPerAddress: 10_000 };
+
 export function appConfig(options: ServiceOptions): AppConfig {
+  const { listsPerMinute, maxClientsPerAddress } = TEST_CLIENT_LIMITS;
   return {
-    limits: { ...DEFAULT_APP_CONFIG.limits, ...options.limits },
-    sse: { ...DEFAULT_APP_CONFIG.sse, ...options.sse },
+    limits: { ...DEFAULT_APP_CONFIG.limits, listsPerMinute, ...options.limits },
+    sse: { ...DEFAULT_APP_CONFIG.sse, maxClientsPerAddress, ...options.sse },
   };
 }
+
+/** The header the in-process host takes a client's address from; 127.0.0.1 without it. */
+const CLIENT_ADDRESS_HEADER = 'x-test-client-address';
 
 /**
  * A fresh SQLite file for one service, and its lists kept in it in group commits, as the Node
@@ -203,11 +216,18 @@ export const inProcessHost: TestHost = {
       host: {
         assets: fileAssets(`${PROJECT_ROOT}public`),
         reportError: options.reportError ?? (() => {}),
+        clientAddressOf: (request) => request.headers.get(CLIENT_ADDRESS_HEADER) ?? '127.0.0.1',
       },
     });
+    const fetch = inProcessFetch(app);
     return {
       paths: DEFAULT_LIST_PATHS,
-      fetch: inProcessFetch(app),
+      fetch,
+      fetchFrom: (address, path, init) => {
+        const headers = new Headers(init?.headers);
+        headers.set(CLIENT_ADDRESS_HEADER, address);
+        return fetch(path, { ...init, headers });
+      },
       streamStats: async () => streamStatsOf(app),
       countLists: async () => namedListsOf(app),
       close: async () => app.close(),
@@ -220,9 +240,10 @@ export const nodeHost: TestHost = {
   injects: true,
   boundsLists: true,
   async start(options = {}) {
+    const { limits, sse } = appConfig(options);
     const config = nodeConfig({
-      limits: { ...options.limits, ...(options.maxLists && { maxLists: options.maxLists }) },
-      sse: options.sse,
+      limits: { ...limits, ...(options.maxLists && { maxLists: options.maxLists }) },
+      sse,
       server: { shutdownTimeoutMs: 1000 },
     });
     const reporting = options.reportError
@@ -232,6 +253,7 @@ export const nodeHost: TestHost = {
     return {
       paths: DEFAULT_LIST_PATHS,
       fetch: withRequestIds((path, init) => fetch(new URL(path, running.url), init)),
+      fetchFrom: (address, path, init) => fetchFrom(address, new URL(path, running.url), init),
       streamStats: async () => streamStatsOf(running.app),
       countLists: async () => namedListsOf(running.app),
       close: () => running.close(),

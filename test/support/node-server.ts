@@ -5,7 +5,7 @@ import { DEFAULT_NODE_CONFIG, type NodeConfig } from '../../src/hosts/node/node-
 import { startNodeServer, type RunningServer } from '../../src/hosts/node/server.ts';
 import { DEFAULT_LIST_PATHS } from '../../src/model/resources.ts';
 import type { ListStores } from '../../src/storage/kept-lists.ts';
-import type { TestService } from './hosts.ts';
+import { TEST_CLIENT_LIMITS, type TestService } from './hosts.ts';
 
 // The Node host started inside the test's own process, to hand it parts and read its state;
 // ServiceProcess (service-process.ts) is the built entry point as a child, for what only a real
@@ -20,14 +20,18 @@ export interface NodeServerOptions {
   readonly sse?: Partial<NodeConfig['sse']>;
 }
 
-/** The default configuration on a free loopback port, with `options` over it. */
+/**
+ * The default configuration on a free loopback port, with `options` over it, and each client
+ * allowed as much as the test hosts allow one.
+ */
 export function nodeConfig(options: NodeServerOptions = {}): NodeConfig {
+  const { listsPerMinute, maxClientsPerAddress } = TEST_CLIENT_LIMITS;
   return {
     ...DEFAULT_NODE_CONFIG,
     host: '127.0.0.1',
     port: 0,
-    limits: { ...DEFAULT_NODE_CONFIG.limits, ...options.limits },
-    sse: { ...DEFAULT_NODE_CONFIG.sse, ...options.sse },
+    limits: { ...DEFAULT_NODE_CONFIG.limits, listsPerMinute, ...options.limits },
+    sse: { ...DEFAULT_NODE_CONFIG.sse, maxClientsPerAddress, ...options.sse },
     server: { ...DEFAULT_NODE_CONFIG.server, ...options.server },
   };
 }

@@ -200,14 +200,16 @@ export function checkedAgainstOpenApi(host: TestHost, seen?: Set<string>): TestH
     async start(options = {}) {
       const service = await host.start(options);
       const openApi = new OpenApiCheck(appConfig(options), seen);
+      const checked = async (path: string, init: RequestInit | undefined, response: Response) => {
+        const method = (init?.method ?? 'GET').toUpperCase();
+        await openApi.check(method, new URL(path, 'http://localhost'), init, response);
+        return response;
+      };
       return {
         ...service,
-        async fetch(path, init) {
-          const response = await service.fetch(path, init);
-          const method = (init?.method ?? 'GET').toUpperCase();
-          await openApi.check(method, new URL(path, 'http://localhost'), init, response);
-          return response;
-        },
+        fetch: async (path, init) => checked(path, init, await service.fetch(path, init)),
+        fetchFrom: async (address, path, init) =>
+          checked(path, init, await service.fetchFrom(address, path, init)),
       };
     },
   };

@@ -9,8 +9,10 @@ import { PROJECT_ROOT } from '../../src/hosts/node/file-assets.ts';
 import { DEFAULT_LIST_PATHS, type ListPaths } from '../../src/model/resources.ts';
 import { FORGET_REASON, TEST_PATHS } from '../workerd/test-paths.ts';
 import { WORKER_BUNDLE } from './build.ts';
+import { fetchFrom } from './bound-fetch.ts';
 import { freePort } from './free-port.ts';
 import {
+  TEST_CLIENT_LIMITS,
   withRequestIds,
   type ServiceOptions,
   type StreamStats,
@@ -34,6 +36,12 @@ export interface ObjectState {
   readonly requestsInFlight: number;
   readonly webSockets: number;
 }
+
+/** The `[vars]` of the per-client limits every runtime a test starts has unless it says. */
+const TEST_VARS = {
+  LIMITS_LISTS_PER_MINUTE: TEST_CLIENT_LIMITS.listsPerMinute,
+  SSE_MAX_CLIENTS_PER_ADDRESS: TEST_CLIENT_LIMITS.maxClientsPerAddress,
+};
 
 /** What the runtimes differ in: the `[vars]`, and the environment `wrangler dev` runs with. */
 interface Settings {
@@ -63,11 +71,21 @@ export class Workerd {
     readonly stop: () => Promise<void>,
   ) {}
 
-  /** workerd through Miniflare, with `wrangler.toml` read as `wrangler dev` reads it. */
-  static async miniflare(key: string, { vars }: Settings): Promise<Workerd> {
+  /**
+   * workerd through Miniflare, with `wrangler.toml` read as `wrangler dev` reads it, each client
+   * allowed what the test hosts allow unless `vars` say otherwise; the rate limit binding
+   * counts the `LIMITS_LISTS_PER_MINUTE` in force.
+   */
+  static async miniflare(key: string, settings: Settings): Promise<Workerd> {
+    const vars = { ...TEST_VARS, ...settings.vars };
     const { workerOptions } = unstable_getMiniflareWorkerOptions(
       join(PROJECT_ROOT, 'wrangler.toml'),
     );
+    const { LIST_CREATIONS: listCreations } = workerOptions.ratelimits as Record<
+      string,
+      { namespace_id: string }
+    >;
+    const limit = Number(vars.LIMITS_LISTS_PER_MINUTE);
     // The bundle is one module: there are no rules for others to follow.
     const { modulesRules: _bundled, ...worker } = workerOptions;
     let log = (_line: string) => {};
@@ -78,6 +96,7 @@ export class Workerd {
       modulesRoot: WORKER_BUNDLE,
       scriptPath: join(WORKER_BUNDLE, 'entry.js'),
       bindings: { ...(workerOptions.bindings as object), VIEW_KEY: TEST_VIEW_KEY, ...vars },
+      ratelimits: { LIST_CREATIONS: { ...listCreations, simple: { limit, period: 60 } } },
       handleStructuredLogs: ({ level, message }: { level: string; message: string }) =>
         log(`[${level.toUpperCase()}] ${message}\n`),
     } as Parameters<typeof convertV4MiniflareOptions>[0]);
@@ -90,14 +109,20 @@ export class Workerd {
 
   /**
    * The real CLI, as `npm run dev:edge` starts it once the page is built, on ports that were
-   * free a moment before. Another process can take such a port first, so a start that finds
-   * a port taken is tried again on new ones.
+   * free a moment before, with `wrangler.toml`'s `[env.test]`: its rate limit binding lets
+   * each client make as many lists as the test hosts allow, and cannot be set per run. Another
+   * process can take such a port first, so a start that finds a port taken is tried again on
+   * new ones.
    */
   static async wranglerDev(key: string, { vars, env }: Settings): Promise<Workerd> {
+    if (vars.LIMITS_LISTS_PER_MINUTE !== undefined) {
+      throw new Error('Under wrangler dev, [env.test] in wrangler.toml sets the list rate limit.');
+    }
     for (let attempt = 1; ; attempt++) {
       const [port, inspectorPort] = [await freePort(), await freePort()];
       const stateDir = mkdtempSync(join(tmpdir(), 'todo-wrangler-'));
-      const args = ['dev', 'test/workerd/entry.ts', '--ip', '127.0.0.1', '--port', `${port}`];
+      const args = ['dev', 'test/workerd/entry.ts', '--env', 'test', '--ip', '127.0.0.1'];
+      args.push('--port', `${port}`);
       args.push('--inspector-port', `${inspectorPort}`, '--persist-to', stateDir);
       for (const [name, value] of Object.entries({ VIEW_KEY: TEST_VIEW_KEY, ...vars })) {
         args.push('--var', `${name}:${value}`);
@@ -146,11 +171,17 @@ export class Workerd {
     return fetch(new URL(path, this.origin), init);
   }
 
+  /** `fetch` from the local address `address`, which the runtime gives as `CF-Connecting-IP`. */
+  fetchFrom(address: string, path: string, init?: RequestInit): Promise<Response> {
+    return fetchFrom(address, new URL(path, this.origin), init);
+  }
+
   /** The runtime as the test service of one list: the default list's, or `paths`. */
   asService(paths: ListPaths = DEFAULT_LIST_PATHS): TestService {
     return {
       paths,
       fetch: withRequestIds((path, init) => this.fetch(path, init)),
+      fetchFrom: (address, path, init) => this.fetchFrom(address, path, init),
       streamStats: () => this.streamStats(),
       countLists: () => this.objectsAddressed(),
       close: async () => {},
@@ -324,6 +355,7 @@ function workerdHost(name: string, start: Start, settings: Settings): TestHost {
       return {
         paths: DEFAULT_LIST_PATHS,
         fetch: withRequestIds((path, init) => runtime.fetch(path, init)),
+        fetchFrom: (address, path, init) => runtime.fetchFrom(address, path, init),
         streamStats: (listId) => runtime.streamStats(listId),
         stopList: (listId) => runtime.forget(listId),
         countLists: async () => (addressed += await runtime.objectsAddressed()),

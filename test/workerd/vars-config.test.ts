@@ -68,10 +68,31 @@ describe("the worker's [vars]", () => {
       SSE_HEARTBEAT_SECONDS: 15,
       SSE_REPLAY_EVENTS: 1000,
       SSE_MAX_CLIENTS: 10000,
+      SSE_MAX_CLIENTS_PER_ADDRESS: 50,
+      LIMITS_LISTS_PER_MINUTE: 30,
       STORAGE: 'sqlite',
     });
     expect(appConfigFromVars(vars)).toEqual(DEFAULT_APP_CONFIG);
   });
+
+  it('names the per-client limits’ variables when they are wrong', () => {
+    expect(problemsOf({ LIMITS_LISTS_PER_MINUTE: 0, SSE_MAX_CLIENTS_PER_ADDRESS: 'ten' })).toEqual([
+      '[vars] LIMITS_LISTS_PER_MINUTE must be an integer of at least 1; it is 0.',
+      '[vars] SSE_MAX_CLIENTS_PER_ADDRESS must be an integer of at least 1; it is "ten".',
+    ]);
+  });
+
+  it.each([[undefined], ['test']])(
+    'has wrangler.toml’s rate limit binding count a minute’s LIMITS_LISTS_PER_MINUTE, env %s',
+    (env) => {
+      process.env.WRANGLER_SEND_METRICS = 'false';
+      const toml = fileURLToPath(new URL('../../wrangler.toml', import.meta.url));
+      const { bindings, ratelimits } = unstable_getMiniflareWorkerOptions(toml, env).workerOptions;
+      const { simple } = (ratelimits as Record<string, { simple: object }>).LIST_CREATIONS!;
+      const quota = (bindings as Record<string, unknown>).LIMITS_LISTS_PER_MINUTE;
+      expect(simple).toEqual({ limit: quota, period: 60 });
+    },
+  );
 });
 
 describe('STORAGE in [vars]', () => {

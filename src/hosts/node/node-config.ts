@@ -41,6 +41,11 @@ export interface NodeConfig extends AppConfig {
     readonly drainDelayMs: number;
     /** How long shutdown waits for requests in flight before closing their connections. */
     readonly shutdownTimeoutMs: number;
+    /**
+     * The header a proxy in front sets to the client's address, for the per-client limits;
+     * null: the connection's own address. Never read unless named: a client could set it.
+     */
+    readonly clientAddressHeader: string | null;
   };
 }
 
@@ -58,12 +63,19 @@ export const DEFAULT_NODE_CONFIG: NodeConfig = {
     maxHeaderBytes: 16384,
     drainDelayMs: 0,
     shutdownTimeoutMs: 10000,
+    clientAddressHeader: null,
   },
 };
 
 const nonEmptyString: Rule = {
   expected: 'a non-empty string',
   accepts: (value) => typeof value === 'string' && value.trim() !== '',
+};
+
+const headerOrNothing: Rule = {
+  expected: 'a header name, such as X-Forwarded-For, or null to count the connection’s address',
+  accepts: (value) =>
+    value === null || (typeof value === 'string' && /^[\w!#$%&'*+.^`|~-]+$/.test(value)),
 };
 
 const milliseconds = (min: number) => integer(min, MAX_TIMER_MS);
@@ -87,5 +99,18 @@ export const NODE_CONFIG_RULES: RulesOf<NodeConfig> = {
     maxHeaderBytes: integer(1024),
     drainDelayMs: milliseconds(0),
     shutdownTimeoutMs: milliseconds(0),
+    clientAddressHeader: headerOrNothing,
   },
 };
+
+/**
+ * The client's address: what the proxy named in `clientAddressHeader` added last (after any the
+ * client sent itself), else the connection's.
+ */
+export function clientAddressIn(
+  { clientAddressHeader: header }: NodeConfig['server'],
+  connectionOf: (request: Request) => string | undefined,
+): (request: Request) => string | undefined {
+  return (request) =>
+    (header && request.headers.get(header)?.split(',').at(-1)?.trim()) || connectionOf(request);
+}

@@ -17,7 +17,7 @@ import { localLists } from '../../lists/local-lists.ts';
 import type { ListStores } from '../../storage/kept-lists.ts';
 import { fileAssets, PROJECT_ROOT } from './file-assets.ts';
 import { loggedPathOf, REQUEST_MESSAGE, type Logger, type RequestLine } from './logger.ts';
-import type { NodeConfig } from './node-config.ts';
+import { clientAddressIn, type NodeConfig } from './node-config.ts';
 import { closeGracefully } from './shutdown.ts';
 
 const IN_FLIGHT = Symbol('requests in flight');
@@ -51,6 +51,7 @@ export async function startNodeServer(
       // The log itself is broken: there is nowhere left to report to.
     }
   };
+  const addresses = new WeakMap<Request, string>(); // the connections', which the handler cannot see
   const app = createApp({
     config,
     lists: localLists({ stores, maxLists: config.limits.maxLists }),
@@ -63,6 +64,7 @@ export async function startNodeServer(
       // Node's parser ends a body at its Content-Length; what follows is the next request.
       contentLengthIsExact: true,
       afterAnswers: setImmediate,
+      clientAddressOf: clientAddressIn(config.server, (request) => addresses.get(request)),
     },
   });
 
@@ -97,6 +99,7 @@ export async function startNodeServer(
   // on its connection; a lone request, the usual case, is answered at once.
   const adapter = createServerAdapter<{ req: IncomingMessage }>((request, { req }) => {
     const socket = req.socket as QueuedSocket;
+    if (socket.remoteAddress !== undefined) addresses.set(request, socket.remoteAddress);
     const waitFor = socket[IN_FLIGHT] ? socket[LAST_ANSWER] : undefined;
     socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 0) + 1;
     const answered = waitFor

@@ -20,21 +20,32 @@ const SOCKET_HEADERS = ['upgrade', 'connection', 'sec-websocket-accept', OPENING
 /**
  * Answers `GET` of a list's event stream, fed by a hibernatable WebSocket to the list's object
  * so that the object can sleep between changes; the object's refusal (404, 503, …) as it is.
+ * `free` frees the client's place once no stream came of it, or its stream ended.
  */
 export async function relayEvents(
   request: Request,
   listObject: () => DurableObjectStub,
   heartbeatSeconds: number,
+  free: () => void,
 ): Promise<Response> {
-  const answer = await listObject().fetch(upgradeOf(request));
+  let answer: Response;
+  try {
+    answer = await listObject().fetch(upgradeOf(request));
+  } catch (error) {
+    free();
+    throw error;
+  }
   const socket = answer.webSocket;
-  if (socket === null) return answer;
+  if (socket === null) {
+    free();
+    return answer;
+  }
   const openingBytes = Number(answer.headers.get(OPENING_BYTES_HEADER));
   const headers = new Headers(answer.headers);
   for (const name of SOCKET_HEADERS) headers.delete(name);
   const channel = openWebEventChannel(openingBytes + MAX_BACKLOG_BYTES);
   const response = channel.respond({ status: 200, headers });
-  new EventRelay(listObject, request, channel, heartbeatSeconds).listen(accepted(socket));
+  new EventRelay(listObject, request, channel, heartbeatSeconds, free).listen(accepted(socket));
   return response;
 }
 
@@ -45,6 +56,7 @@ class EventRelay {
   readonly #request: Request;
   readonly #client: EventClient;
   readonly #heartbeat: ReturnType<typeof setInterval>;
+  readonly #free: () => void;
   #socket: WebSocket | undefined;
   /** The id of the last event passed on whole, where the stream resumes if its socket goes. */
   #lastEventId: string | undefined;
@@ -55,8 +67,10 @@ class EventRelay {
     request: Request,
     channel: EventChannel,
     heartbeatSeconds: number,
+    free: () => void,
   ) {
     this.#listObject = listObject;
+    this.#free = free;
     this.#request = request;
     this.#lastEventId = lastEventIdOf(request);
     this.#client = new EventClient(channel, request.signal, () => this.#stop());
@@ -113,6 +127,7 @@ class EventRelay {
   #stop(): void {
     this.#ended = true;
     clearInterval(this.#heartbeat);
+    this.#free();
     if (this.#socket !== undefined) endStream(this.#socket);
   }
 }

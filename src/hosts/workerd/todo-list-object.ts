@@ -37,6 +37,8 @@ export interface Env {
   readonly TODO_LIST: DurableObjectNamespace<TodoListObject>;
   /** `public/`, uploaded as Workers static assets. */
   readonly ASSETS: Fetcher;
+  /** `[[ratelimits]]`: counts each client's list creations (docs/configuration.md). */
+  readonly LIST_CREATIONS?: RateLimit;
   /** The `[vars]`, read by `configFromVars`. */
   readonly [variable: string]: unknown;
 }
@@ -44,7 +46,11 @@ export interface Env {
 /** What making a list by RPC gave: the list as made, or the problem to answer with. */
 export type ListCreated =
   | { readonly made: StoredList }
-  | { readonly refused: { readonly status: number; readonly detail: string } };
+  | { readonly refused: { readonly status: number; readonly detail: string } }
+  | { readonly unmade: true };
+
+/** Thrown where a create that may only replay would make the list. */
+const UNMADE = new Error('The list would be made.');
 
 /**
  * One list's object: the default list's, or a named list's, whose id is the object's own. Its
@@ -94,12 +100,16 @@ export class TodoListObject extends DurableObject<Env> {
 
   /**
    * Makes this object's list: the worker's `POST /api/lists`, by RPC. A refusal comes back as a
-   * value: an error thrown across RPC loses its class and its status.
+   * value: an error thrown across RPC loses its class and its status. With `mayMake` false, it
+   * only answers a retry of a create made before, and is `unmade` where it would make the list,
+   * so that the worker counts a client's create only when a list is about to be made.
    */
-  async create(title: string, idempotencyKey?: string): Promise<ListCreated> {
+  async create(title: string, idempotencyKey?: string, mayMake = true): Promise<ListCreated> {
+    const admit = mayMake ? undefined : () => Promise.reject(UNMADE);
     try {
-      return { made: await this.app.lists.create(title, idempotencyKey) };
+      return { made: await this.app.lists.create(title, idempotencyKey, admit) };
     } catch (error) {
+      if (error === UNMADE) return { unmade: true };
       if (!(error instanceof HttpProblem)) throw error;
       return { refused: { status: error.status, detail: error.detail } };
     }

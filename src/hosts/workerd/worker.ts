@@ -5,13 +5,21 @@ import { HttpProblem } from '../../http/problem.ts';
 import { IDEMPOTENCY_KEY, requestIdOf } from '../../http/request.ts';
 import { isApiPath, Responses } from '../../http/responses.ts';
 import { pathOf, type Handler } from '../../http/router.ts';
+import { OpenStreamsPerClient, type RateLimiter } from '../../http/client-limits.ts';
 import { ViewIds } from '../../lists/list-id.ts';
 import type { ListDirectory } from '../../lists/live-list.ts';
+import type { StoredList } from '../../store/changes.ts';
 import { LISTS_PATH } from '../../model/resources.ts';
 import { configFromVars, type WorkerConfig } from './vars.ts';
 import { relayEvents } from './event-relay.ts';
 import { reportError } from './error-log.ts';
-import { answerAfterBody, LIST_NAME, objectIdOf, type Env } from './todo-list-object.ts';
+import {
+  answerAfterBody,
+  LIST_NAME,
+  objectIdOf,
+  type Env,
+  type ListCreated,
+} from './todo-list-object.ts';
 
 export { TodoListObject } from './todo-list-object.ts';
 
@@ -24,15 +32,25 @@ const keyedName = (key: string) => `${IDEMPOTENCY_KEY} ${key}`;
  * answers a retry as it answered the first create: there is no directory of keys to consult.
  */
 function workerLists({ TODO_LIST }: Env): ListDirectory {
+  const madeBy = (created: ListCreated): StoredList => {
+    if ('refused' in created) throw new HttpProblem(created.refused.status, created.refused.detail);
+    if ('unmade' in created) throw new Error('The object made no list where it was to.');
+    return created.made;
+  };
   return {
     defaultList: undefined,
     named: new Map(),
-    create: async (title, key) => {
-      const id = key === undefined ? TODO_LIST.newUniqueId() : TODO_LIST.idFromName(keyedName(key));
-      const created = await TODO_LIST.get(id).create(title, key);
-      if ('refused' in created)
-        throw new HttpProblem(created.refused.status, created.refused.detail);
-      return created.made;
+    create: async (title, key, admit) => {
+      if (key === undefined) {
+        await admit?.();
+        return madeBy(await TODO_LIST.get(TODO_LIST.newUniqueId()).create(title));
+      }
+      const object = TODO_LIST.get(TODO_LIST.idFromName(keyedName(key)));
+      // A retry of a create made already is answered without being counted.
+      const replayed = await object.create(title, key, false);
+      if (!('unmade' in replayed)) return madeBy(replayed);
+      await admit?.();
+      return madeBy(await object.create(title, key));
     },
     delete: () => Promise.reject(new Error('The worker holds no list to delete.')),
     inMemory: () => [],
@@ -81,8 +99,34 @@ async function listObjectOf(
   return objectId && { object: () => TODO_LIST.get(objectId), stream };
 }
 
-/** What this isolate read from `[vars]` on its first request, and its handler. */
-let isolate: { config: WorkerConfig; viewIds: ViewIds; handler: Handler } | ConfigError | undefined;
+/** The client's address, as Cloudflare's edge sets it (and `wrangler dev`, from the socket). */
+const clientAddressOf = (request: Request) => request.headers.get('cf-connecting-ip') ?? undefined;
+
+/**
+ * The binding counts, and says only whether a create may go on: `[vars]` give its quota for
+ * the headers, and a whole period is the longest a refused client waits.
+ */
+function boundLimiter(binding: RateLimit, quota: number): RateLimiter {
+  const windowSeconds = 60;
+  return {
+    policy: { quota, windowSeconds },
+    take: async (client) => {
+      const { success } = await binding.limit({ key: client });
+      return { allowed: success, resetSeconds: windowSeconds };
+    },
+  };
+}
+
+interface Isolate {
+  readonly config: WorkerConfig;
+  readonly viewIds: ViewIds;
+  readonly handler: Handler;
+  /** This isolate's streams: a client reaching several isolates may hold more. */
+  readonly streams: OpenStreamsPerClient;
+}
+
+/** What this isolate read from `[vars]` on its first request, its handler and its streams. */
+let isolate: Isolate | ConfigError | undefined;
 
 async function route(request: Request, env: Env): Promise<Response> {
   isolate ??= started(env);
@@ -95,10 +139,17 @@ async function route(request: Request, env: Env): Promise<Response> {
       responses.problem(new HttpProblem(500, detail), api),
     );
   }
-  const { config, viewIds, handler } = isolate;
+  const { config, viewIds, handler, streams } = isolate;
   const list = await listObjectOf(pathOf(request.url), env, viewIds);
   if (list?.stream && request.method === 'GET') {
-    return relayEvents(request, list.object, config.app.sse.heartbeatSeconds);
+    let free: () => void;
+    try {
+      free = streams.take(clientAddressOf(request));
+    } catch (problem) {
+      const responses = new Responses(Response, requestIdOf(request));
+      return Promise.resolve(responses.problem(problem as HttpProblem, true));
+    }
+    return relayEvents(request, list.object, config.app.sse.heartbeatSeconds, free);
   }
   if (list === undefined) return answerAfterBody(request, handler);
   // One byte over the limit is all the object's handler needs to refuse a body.
@@ -106,8 +157,13 @@ async function route(request: Request, env: Env): Promise<Response> {
   return answerAfterBody(request, (forwarded) => list.object().fetch(forwarded), needed);
 }
 
-function started(env: Env): Exclude<typeof isolate, undefined> {
-  const config = configFromVars(env);
+function started(env: Env): Isolate | ConfigError {
+  let config = configFromVars(env);
+  if (!(config instanceof ConfigError) && env.LIST_CREATIONS === undefined) {
+    config = new ConfigError([
+      'wrangler.toml binds no [[ratelimits]] named LIST_CREATIONS, which counts list creations.',
+    ]);
+  }
   if (config instanceof ConfigError) {
     console.error(
       `The worker's [vars] are wrong; it answers 500 until they are fixed.\n${config.message}`,
@@ -115,10 +171,12 @@ function started(env: Env): Exclude<typeof isolate, undefined> {
     return config;
   }
   const lists = () => workerLists(env);
+  const listCreations = boundLimiter(env.LIST_CREATIONS!, config.app.limits.listsPerMinute);
   const viewIds = new ViewIds(config.viewSecret);
-  const host = { assets: workersAssets(env.ASSETS), reportError };
+  const host = { assets: workersAssets(env.ASSETS), clientAddressOf, listCreations, reportError };
   const app = createApp({ config: config.app, lists, viewIds, host });
-  return { config, viewIds, handler: app.fetch };
+  const streams = new OpenStreamsPerClient(config.app.sse.maxClientsPerAddress);
+  return { config, viewIds, handler: app.fetch, streams };
 }
 
 export default { fetch: route } satisfies ExportedHandler<Env>;

@@ -1,4 +1,18 @@
-import { ServiceProcess } from '../../support/service-process.ts';
+import { TEST_CLIENT_LIMITS } from '../../support/hosts.ts';
+import { configDir, ServiceProcess } from '../../support/service-process.ts';
+
+/**
+ * The prod profile, but each client allowed as much as in the test hosts: every tab, page and
+ * check of a run comes from 127.0.0.1.
+ */
+function e2eConfigDir(): string {
+  const { listsPerMinute, maxClientsPerAddress } = TEST_CLIENT_LIMITS;
+  return configDir((shipped) =>
+    shipped
+      .replace(/listsPerMinute: \d+/, `listsPerMinute: ${listsPerMinute}`)
+      .replace(/maxClientsPerAddress: \d+/, `maxClientsPerAddress: ${maxClientsPerAddress}`),
+  );
+}
 
 export interface LoggedRequest {
   readonly method: string;
@@ -29,7 +43,8 @@ export class Service {
    * to its environment (`STORAGE_FILE`, say).
    */
   static async start(port = 0, env: Record<string, string> = {}): Promise<Service> {
-    const process = new ServiceProcess([], { ...env, PORT: String(port) });
+    const config = { TODO_CONFIG_DIR: e2eConfigDir() };
+    const process = new ServiceProcess([], { ...config, ...env, PORT: String(port) });
     try {
       return new Service(process, await process.url());
     } catch (error) {
