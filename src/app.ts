@@ -10,12 +10,8 @@ import {
 } from './http/client-limits.ts';
 import { HttpProblem } from './http/problem.ts';
 import { createHandler, type ErrorReporter, type Handler } from './http/router.ts';
-import {
-  openWebEventChannel,
-  StreamTally,
-  type EventStreamStats,
-  type OpenEventChannel,
-} from './live/event-channel.ts';
+import { StreamTally, type EventStreamStats, type OpenEventChannel } from './live/event-channel.ts';
+import { openWebEventChannel } from './live/web-event-channel.ts';
 import type { ListDirectory, OpenListDirectory } from './lists/live-list.ts';
 import { newViewSecret, ViewIds } from './lists/list-id.ts';
 import { localLists } from './lists/local-lists.ts';

@@ -4,13 +4,13 @@ import type { OpenStreamsPerClient, RateLimiter } from '../http/client-limits.ts
 import { readJsonObject, requireJsonMediaType } from '../http/body.ts';
 import { HttpProblem, methodNotAllowed } from '../http/problem.ts';
 import { etagOf, idempotencyKeyOf, isNotModified, requireIfMatch } from '../http/request.ts';
-import { preflight, type Responses } from '../http/responses.ts';
+import { judgedWithPending, preflight, type Responses } from '../http/responses.ts';
 import type { Routes } from '../http/router.ts';
 import type { ViewIds } from '../lists/list-id.ts';
-import { noSuchList, type ListDirectory, type LiveList } from '../lists/live-list.ts';
+import { noSuchList, reachNamedList, refuseViewOnly } from '../lists/live-list.ts';
+import type { ListDirectory, ListRoute, LiveList } from '../lists/live-list.ts';
 import { LISTS_PATH } from '../model/resources.ts';
 import { itemToReplay, type StoredTodo } from '../store/changes.ts';
-import type { ListStore } from '../store/list-store.ts';
 import { todoFieldsOf } from './fields.ts';
 
 export interface ListRouteDeps {
@@ -25,59 +25,8 @@ export interface ListRouteDeps {
   readonly streamsPerClient: OpenStreamsPerClient;
 }
 
-/** A route's answer on the list a request reached, and whether through its view id. */
-type ListRoute = (list: LiveList, viewOnly: boolean) => Response | Promise<Response>;
 /** Runs a route on the list a request names. */
 type Reach = (request: IRequest, route: ListRoute) => Response | Promise<Response>;
-
-/**
- * Runs `route` on the named list `request` names by its edit id, at once, or by its view id,
- * `viewOnly`, once the view id is read; 404 for an id that names no list.
- */
-export function withNamedList(
-  request: IRequest,
-  { lists, viewIds }: ListRouteDeps,
-  route: ListRoute,
-): Response | Promise<Response> {
-  const id = request.params.list!;
-  const list = lists.named.get(id);
-  if (list !== undefined) return route(list, false);
-  return viewIds.editIdOf(id).then((editId) => {
-    const viewed = editId === undefined ? undefined : lists.named.get(editId);
-    return route(viewed ?? raise(noSuchList()), true);
-  });
-}
-
-/** The answer to every change through a view id, before anything else is checked. */
-export function refuseViewOnly(viewOnly: boolean): void {
-  if (viewOnly) {
-    throw new HttpProblem(
-      403,
-      'This link only reads the list: changing it takes the link the list was shared to edit with.',
-    );
-  }
-}
-
-/** The refusals that depend on what a list holds: no such item, a stale If-Match, no room. */
-const REFUSALS_ON_CONTENT = new Set([404, 412, 507]);
-
-/**
- * Answers a change checked on the list with its pending changes: a refusal so judged is answered
- * only once they are committed (failing if one fails), never before their own answers.
- */
-export async function judgedWithPending(
-  store: ListStore,
-  answer: () => Promise<Response>,
-): Promise<Response> {
-  try {
-    return await answer();
-  } catch (error) {
-    if (error instanceof HttpProblem && REFUSALS_ON_CONTENT.has(error.status)) {
-      await store.settled();
-    }
-    throw error;
-  }
-}
 
 type Answer = (
   list: LiveList,
@@ -183,7 +132,8 @@ export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
     },
     {
       prefix: `${LISTS_PATH}/:list`,
-      reach: (request: IRequest, route: ListRoute) => withNamedList(request, deps, route),
+      reach: (request: IRequest, route: ListRoute) =>
+        reachNamedList(lists, deps.viewIds, request.params.list!, route),
     },
   ];
   for (const { prefix, reach } of bases) {

@@ -3,13 +3,14 @@ import { admitCreation } from '../http/client-limits.ts';
 import { readJsonObject, readOptionalJsonObject, requireJsonMediaType } from '../http/body.ts';
 import { methodNotAllowed } from '../http/problem.ts';
 import { etagOf, idempotencyKeyOf, isNotModified, requireIfMatch } from '../http/request.ts';
-import { preflight, type Responses } from '../http/responses.ts';
+import { judgedWithPending, preflight, type Responses } from '../http/responses.ts';
 import type { Routes } from '../http/router.ts';
 import type { LiveList } from '../lists/live-list.ts';
 import { listJsonOf, listPageOf, LISTS_PATH, listPathOf } from '../model/resources.ts';
 import type { StoredList } from '../store/changes.ts';
 import { listTitleOf } from './fields.ts';
-import { judgedWithPending, refuseViewOnly, withNamedList, type ListRouteDeps } from './items.ts';
+import { reachNamedList, refuseViewOnly } from '../lists/live-list.ts';
+import type { ListRouteDeps } from './items.ts';
 
 const LIST = `${LISTS_PATH}/:list`;
 
@@ -55,7 +56,7 @@ export function addListRoutes(router: Routes, deps: ListRouteDeps) {
   };
 
   const readList = (request: IRequest, responses: Responses) =>
-    withNamedList(request, deps, async (list, viewOnly) => {
+    reachNamedList(lists, viewIds, request.params.list!, async (list, viewOnly) => {
       const { resource } = list.store;
       const etag = etagOf(resource.version);
       if (isNotModified(request, etag)) return responses.apiEmpty(304, { etag });
@@ -65,7 +66,7 @@ export function addListRoutes(router: Routes, deps: ListRouteDeps) {
     });
 
   const renameList = (request: IRequest, responses: Responses) =>
-    withNamedList(request, deps, (list, viewOnly) => {
+    reachNamedList(lists, viewIds, request.params.list!, (list, viewOnly) => {
       refuseViewOnly(viewOnly);
       return judgedWithPending(list.store, async () => {
         requireJsonMediaType(request);
@@ -81,7 +82,7 @@ export function addListRoutes(router: Routes, deps: ListRouteDeps) {
     });
 
   const deleteList = (request: IRequest, responses: Responses) =>
-    withNamedList(request, deps, (list, viewOnly) => {
+    reachNamedList(lists, viewIds, request.params.list!, (list, viewOnly) => {
       refuseViewOnly(viewOnly);
       return judgedWithPending(list.store, async () => {
         // Its streams are told with the list's JSON, view id and all; read before the check.

@@ -21,6 +21,25 @@ export interface RateLimiter {
   take(client: string): RateCount | Promise<RateCount>;
 }
 
+/**
+ * A limiter over a platform's counter that says only whether a request may go on (workerd's
+ * Rate Limiting binding, a minute's window): the quota is given for the headers, and a whole
+ * window is the longest a refused client waits.
+ */
+export function bindingLimiter(
+  counter: { limit(options: { key: string }): Promise<{ success: boolean }> },
+  quota: number,
+): RateLimiter {
+  const windowSeconds = 60;
+  return {
+    policy: { quota, windowSeconds },
+    take: async (client) => {
+      const { success } = await counter.limit({ key: client });
+      return { allowed: success, resetSeconds: windowSeconds };
+    },
+  };
+}
+
 /** The policy's name in the headers (draft-ietf-httpapi-ratelimit-headers). */
 const POLICY = '"lists"';
 

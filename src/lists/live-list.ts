@@ -1,7 +1,7 @@
 import type { AppConfig } from '../config.ts';
 import { HttpProblem } from '../http/problem.ts';
-import type { StreamTally } from '../live/event-channel.ts';
-import { EventStreams, type StreamHost } from '../live/event-streams.ts';
+import type { StreamHost, StreamTally } from '../live/event-channel.ts';
+import { EventStreams } from '../live/event-streams.ts';
 import { DEFAULT_LIST_PATHS, listJsonOf, namedListPaths } from '../model/resources.ts';
 import type { ListInfo, ListPaths } from '../model/resources.ts';
 import type { StoreOptions } from '../storage/kept-lists.ts';
@@ -47,6 +47,36 @@ export function storeOptionsOf({ config, host }: ListContext): StoreOptions {
 /** One answer for every id that names no list (never made, deleted, not an id): none says which. */
 export function noSuchList(): HttpProblem {
   return new HttpProblem(404, 'No list has this id.');
+}
+
+/** A route's answer on the list a request reached, and whether through its view id. */
+export type ListRoute = (list: LiveList, viewOnly: boolean) => Response | Promise<Response>;
+
+/**
+ * Runs `route` on the named list `id` names: by its edit id at once, by its view id (`viewOnly`)
+ * once unwrapped; 404 for an id that names no list.
+ */
+export function reachNamedList(
+  lists: ListDirectory,
+  viewIds: ViewIds,
+  id: string,
+  route: ListRoute,
+): Response | Promise<Response> {
+  const list = lists.named.get(id);
+  if (list !== undefined) return route(list, false);
+  return viewIds.editIdOf(id).then((editId) => {
+    const viewed = editId === undefined ? undefined : lists.named.get(editId);
+    if (viewed === undefined) throw noSuchList();
+    return route(viewed, true);
+  });
+}
+
+/** Every change through a view id is refused, before anything else is checked. */
+export function refuseViewOnly(viewOnly: boolean): void {
+  if (!viewOnly) return;
+  const detail =
+    'This link only reads the list: changing it takes the link it was shared to edit with.';
+  throw new HttpProblem(403, detail);
 }
 
 const utf8 = new TextEncoder();
@@ -104,8 +134,7 @@ export class LiveList {
   get events(): EventStreams {
     if (this.#events === undefined) {
       const { config, host, tally } = this.#context;
-      const list = { itemsJson: () => this.itemsJson(), jsonOf: this.jsonOf.bind(this) };
-      this.#events = new EventStreams(this.store, list, config.sse, host, tally);
+      this.#events = new EventStreams(this, config.sse, host, tally);
       if (this.#closed) this.#events.close();
     }
     return this.#events;

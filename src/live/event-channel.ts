@@ -1,5 +1,8 @@
 import { concatBytes } from '../http/body.ts';
-import { LAST_EVENT_ID_PARAM } from '../model/events.ts';
+import { LAST_EVENT_ID_PARAM, RECONNECT_DELAY_MS } from '../model/events.ts';
+import type { ListInfo } from '../model/resources.ts';
+import type { Change } from '../store/changes.ts';
+import type { ListStore } from '../store/list-store.ts';
 
 /** A comment line: it keeps proxies from closing a quiet stream, and finds clients that left. */
 export const PING = new TextEncoder().encode(': ping\n\n');
@@ -38,82 +41,21 @@ export interface EventChannel {
  */
 export type OpenEventChannel = (queueBytes: number, viewOnly?: boolean) => EventChannel;
 
-/** How long a dropped client has to take what its stream holds and see it end cleanly. */
-export const DROPPED_CLIENT_GRACE_MS = 10_000;
+/** What the streams take from the host: see `Host` in app.ts. */
+export interface StreamHost {
+  readonly openEventChannel: OpenEventChannel;
+  readonly writesHeartbeats: boolean;
+  readonly afterAnswers?: (task: () => void) => void;
+}
 
-/**
- * A web `TransformStream`, with a queue of our own that ending the stream can drop and still
- * close cleanly. A failed write is the only sign some hosts give that a client left (workerd's
- * worker may not hear of the abort).
- */
-export const openWebEventChannel: OpenEventChannel = (queueBytes) => {
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-  const writer = writable.getWriter();
-  let queue: Uint8Array[] = [];
-  let queued = 0;
-  let ending = false;
-  let closed = false;
-  let failed = false;
-  let passing = false;
-  let gone = () => {};
-  const leave = () => {
-    if (failed) return;
-    failed = true;
-    queue = [];
-    queued = 0;
-    gone();
-  };
-  // A cancelled stream errors the writer; closing it ourselves resolves `closed` instead.
-  writer.closed.catch(leave);
-  const pass = async () => {
-    if (passing || failed) return;
-    passing = true;
-    try {
-      while (queue.length > 0) {
-        await writer.ready;
-        if (queue.length === 0) break;
-        const chunk = concatBytes(queue);
-        queue = [];
-        queued = 0;
-        void writer.write(chunk).catch(leave);
-      }
-      if (ending && !closed) {
-        closed = true;
-        await writer.close();
-      }
-    } catch {
-      leave();
-    } finally {
-      passing = false;
-    }
-  };
-  return {
-    write(bytes) {
-      if (ending || failed || queued >= queueBytes) return false;
-      queue.push(bytes);
-      queued += bytes.byteLength;
-      void pass();
-      return true;
-    },
-    end(now) {
-      ending = true;
-      if (now && !failed) {
-        queue = [];
-        queued = 0;
-        // One that never reads again would hold its connection for ever: it is cut.
-        const cut = () => void writer.abort(new Error('The client stopped reading.')).catch(leave);
-        const timer = setTimeout(cut, DROPPED_CLIENT_GRACE_MS);
-        const stop = () => clearTimeout(timer);
-        writer.closed.then(stop, stop);
-      }
-      void pass();
-    },
-    onGone: (listener) => {
-      gone = listener;
-    },
-    respond: (init) => new Response(readable, init),
-  };
-};
+/** The list whose changes the streams tell, and what they show of it besides. */
+export interface StreamedList {
+  readonly store: ListStore;
+  /** The JSON array of the items, encoded: a new client's snapshot. */
+  itemsJson(): Uint8Array;
+  /** The list's JSON as a client through the edit id or the view id sees it. */
+  jsonOf(info: ListInfo, viewOnly: boolean): string;
+}
 
 /** One open event stream. Ending it, for whatever reason, releases everything it holds. */
 export class EventClient {
@@ -157,4 +99,30 @@ export function lastEventIdOf(request: Request): string | undefined {
     new URL(request.url).searchParams.get(LAST_EVENT_ID_PARAM) ||
     undefined
   );
+}
+
+const encoder = new TextEncoder();
+const RETRY = encoder.encode(`retry: ${RECONNECT_DELAY_MS}\n\n`);
+const END_OF_SNAPSHOT = encoder.encode('\n\n');
+
+/**
+ * A new stream's first bytes: the reconnect delay, then the changes missed since `lastEventId`
+ * as `framed` encodes them, or else the whole list; and the id of the last event in them.
+ */
+export function openingOf(
+  list: StreamedList,
+  lastEventId: string | undefined,
+  framed: (missed: readonly Change[]) => Uint8Array,
+): { opening: Uint8Array; lastId?: string } {
+  const { store } = list;
+  const missed = lastEventId ? store.changesSince(lastEventId) : undefined;
+  if (missed !== undefined) {
+    return { opening: concatBytes([RETRY, framed(missed)]), lastId: missed.at(-1)?.id };
+  }
+  const { version } = store;
+  const head = encoder.encode(`id: ${version}\nevent: snapshot\ndata: `);
+  return {
+    opening: concatBytes([RETRY, head, list.itemsJson(), END_OF_SNAPSHOT]),
+    lastId: version,
+  };
 }

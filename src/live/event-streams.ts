@@ -2,37 +2,20 @@ import type { AppConfig } from '../config.ts';
 import { concatBytes } from '../http/body.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { RECONNECT_DELAY_MS, sseMessage } from '../model/events.ts';
-import type { ListInfo } from '../model/resources.ts';
 import type { Change, StoredList } from '../store/changes.ts';
-import type { ListStore } from '../store/list-store.ts';
 import {
   EventClient,
   lastEventIdOf,
+  openingOf,
   MAX_BACKLOG_BYTES,
   PING,
   StreamTally,
   type EventChannel,
-  type OpenEventChannel,
+  type StreamedList,
+  type StreamHost,
 } from './event-channel.ts';
 
 const encoder = new TextEncoder();
-const RETRY = encoder.encode(`retry: ${RECONNECT_DELAY_MS}\n\n`);
-const END_OF_SNAPSHOT = encoder.encode('\n\n');
-
-/** What the streams take from the host: see `Host` in app.ts. */
-export interface StreamHost {
-  readonly openEventChannel: OpenEventChannel;
-  readonly writesHeartbeats: boolean;
-  readonly afterAnswers?: (task: () => void) => void;
-}
-
-/** What the streams show of their list besides its changes. */
-export interface StreamedList {
-  /** The JSON array of the items, encoded: a new client's snapshot. */
-  itemsJson(): Uint8Array;
-  /** The list's JSON as a client through the edit id or the view id sees it. */
-  jsonOf(info: ListInfo, viewOnly: boolean): string;
-}
 
 /**
  * The clients of one list's event stream, fed from one subscription to its store: a change is
@@ -40,7 +23,6 @@ export interface StreamedList {
  * one timer for all, makes sure a write happens.
  */
 export class EventStreams {
-  readonly #store: ListStore;
   readonly #list: StreamedList;
   readonly #settings: AppConfig['sse'];
   readonly #host: StreamHost;
@@ -55,18 +37,16 @@ export class EventStreams {
   #closed = false;
 
   constructor(
-    store: ListStore,
     list: StreamedList,
     settings: AppConfig['sse'],
     host: StreamHost,
     tally: StreamTally,
   ) {
-    this.#store = store;
     this.#list = list;
     this.#settings = settings;
     this.#host = host;
     this.#tally = tally;
-    store.subscribe((change) => {
+    list.store.subscribe((change) => {
       if (this.#clients.size === 0) return;
       this.#unsent.push(change);
       // With 10,000 streams open, writing a change to each takes a tenth of a second: the
@@ -94,7 +74,8 @@ export class EventStreams {
     // The open clients get every change first, then the opening is read and the client joins
     // in one synchronous step: no change is missed or sent twice.
     this.#sendUnsent();
-    const { opening, lastId } = this.#openingFor(lastEventIdOf(request), viewOnly);
+    const missedFramed = (missed: readonly Change[]) => this.#framed(missed, viewOnly);
+    const { opening, lastId } = openingOf(this.#list, lastEventIdOf(request), missedFramed);
     const channel = this.#host.openEventChannel(opening.byteLength + MAX_BACKLOG_BYTES, viewOnly);
     this.#join(channel, request.signal, viewOnly, onEnd).send(opening, lastId);
     return channel;
@@ -120,25 +101,6 @@ export class EventStreams {
       encoder.encode(sseMessage('list-deleted', this.#list.jsonOf(list.info, viewOnly)));
     this.#sendAll(frame(false), undefined, frame(true));
     this.close();
-  }
-
-  /** The reconnect delay, then the changes missed since `lastEventId`, or else the list. */
-  #openingFor(
-    lastEventId: string | undefined,
-    viewOnly: boolean,
-  ): { opening: Uint8Array; lastId?: string } {
-    const missed = lastEventId ? this.#store.changesSince(lastEventId) : undefined;
-    if (missed !== undefined) {
-      const opening = concatBytes([
-        RETRY,
-        ...missed.map((change) => this.#frameOf(change, viewOnly)),
-      ]);
-      return { opening, lastId: missed.at(-1)?.id };
-    }
-    const { version } = this.#store;
-    const head = encoder.encode(`id: ${version}\nevent: snapshot\ndata: `);
-    const opening = concatBytes([RETRY, head, this.#list.itemsJson(), END_OF_SNAPSHOT]);
-    return { opening, lastId: version };
   }
 
   #join(
@@ -173,29 +135,30 @@ export class EventStreams {
   }
 
   /** An item's change replayed to many clients is encoded once; a rename, rare, each time. */
-  #frameOf(change: Change, viewOnly: boolean): Uint8Array {
-    if (change.type === 'list-renamed') {
-      const json = this.#list.jsonOf(change.list.info, viewOnly);
-      return encoder.encode(sseMessage(change.type, json, change.id));
-    }
-    let frame = this.#frames.get(change);
-    if (frame === undefined) {
-      frame = encoder.encode(sseMessage(change.type, change.item.json, change.id));
-      this.#frames.set(change, frame);
-    }
-    return frame;
+  #framed(changes: readonly Change[], viewOnly: boolean): Uint8Array {
+    const frames = changes.map((change) => {
+      if (change.type === 'list-renamed') {
+        const json = this.#list.jsonOf(change.list.info, viewOnly);
+        return encoder.encode(sseMessage(change.type, json, change.id));
+      }
+      let frame = this.#frames.get(change);
+      if (frame === undefined) {
+        frame = encoder.encode(sseMessage(change.type, change.item.json, change.id));
+        this.#frames.set(change, frame);
+      }
+      return frame;
+    });
+    return concatBytes(frames);
   }
 
   #sendUnsent(): void {
     if (this.#unsent.length === 0) return;
     const unsent = this.#unsent;
     this.#unsent = [];
-    const framed = (viewOnly: boolean) =>
-      concatBytes(unsent.map((change) => this.#frameOf(change, viewOnly)));
-    const bytes = framed(false);
+    const bytes = this.#framed(unsent, false);
     // Only a rename reads differently through the view id.
-    const viewBytes = unsent.some(({ type }) => type === 'list-renamed') ? framed(true) : bytes;
-    this.#sendAll(bytes, unsent.at(-1)!.id, viewBytes);
+    const renamed = unsent.some(({ type }) => type === 'list-renamed');
+    this.#sendAll(bytes, unsent.at(-1)!.id, renamed ? this.#framed(unsent, true) : bytes);
   }
 
   #sendAll(bytes: Uint8Array, lastId?: string, viewBytes = bytes): void {

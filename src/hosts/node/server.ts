@@ -1,10 +1,4 @@
-import {
-  createServer,
-  STATUS_CODES,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -18,6 +12,7 @@ import type { ListStores } from '../../storage/kept-lists.ts';
 import { fileAssets, PROJECT_ROOT } from './file-assets.ts';
 import { loggedPathOf, REQUEST_MESSAGE, type Logger, type RequestLine } from './logger.ts';
 import { clientAddressIn, type NodeConfig } from './node-config.ts';
+import { answerClientErrorsInOrder } from './client-errors.ts';
 import { closeGracefully } from './shutdown.ts';
 
 const IN_FLIGHT = Symbol('requests in flight');
@@ -143,42 +138,4 @@ export async function startNodeServer(
     return closeGracefully(server, config.server.shutdownTimeoutMs);
   };
   return { url, app, server, close };
-}
-
-/** What Node itself answers to each client error; anything else is a 400. */
-const STATUS_OF: Readonly<Record<string, number>> = {
-  HPE_HEADER_OVERFLOW: 431,
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
-  ERR_HTTP_REQUEST_TIMEOUT: 408,
-};
-
-/**
- * Answers bytes Node cannot parse as Node does (a bare 4xx, the connection ended), but after the
- * answer to a whole request before them on that connection: Node's own handler destroys the
- * connection at once, losing that answer (a 201, say), and the client takes the 400 for it.
- */
-function answerClientErrorsInOrder(server: Server): void {
-  const answering = new WeakMap<Socket, ServerResponse>();
-  server.on('request', (request, response) => answering.set(request.socket, response));
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    const inFlight = answering.get(socket);
-    let refused = false;
-    const refuse = () => {
-      if (refused) return;
-      refused = true;
-      // Bytes written into an answer already under way would corrupt it.
-      const midAnswer =
-        inFlight !== undefined && !inFlight.writableFinished && inFlight.headersSent;
-      if (socket.writable && !midAnswer) {
-        const status = STATUS_OF[error.code ?? ''] ?? 400;
-        socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n\r\n`);
-      }
-      socket.destroy(error);
-    };
-    if (inFlight?.req.complete && !inFlight.writableFinished) {
-      inFlight.once('finish', refuse).once('close', refuse);
-    } else {
-      refuse();
-    }
-  });
 }

@@ -2,10 +2,10 @@ import {
   EventClient,
   lastEventIdOf,
   MAX_BACKLOG_BYTES,
-  openWebEventChannel,
   PING,
   type EventChannel,
 } from '../../live/event-channel.ts';
+import { openWebEventChannel } from '../../live/web-event-channel.ts';
 import {
   endStream,
   OPENING_BYTES_HEADER,

@@ -14,9 +14,8 @@ import { EventSockets } from './event-sockets.ts';
 export const LIST_NAME = 'todos';
 
 /**
- * The object that holds the list with this id, or undefined when none could. A named list's id
- * is its object's own 32-byte id in base64url: `idFromString` checks its MAC against the
- * namespace's key, so an id nobody made wakes no object and makes no storage.
+ * The object of the list with this id (its own 32-byte id in base64url), or undefined: the MAC
+ * `idFromString` checks means an id nobody made wakes no object and makes no storage.
  */
 export function objectIdOf(
   namespace: DurableObjectNamespace,
@@ -99,10 +98,9 @@ export class TodoListObject extends DurableObject<Env> {
   }
 
   /**
-   * Makes this object's list: the worker's `POST /api/lists`, by RPC. A refusal comes back as a
-   * value: an error thrown across RPC loses its class and its status. With `mayMake` false, it
-   * only answers a retry of a create made before, and is `unmade` where it would make the list,
-   * so that the worker counts a client's create only when a list is about to be made.
+   * Makes this object's list: the worker's `POST /api/lists`, by RPC, a refusal as a value (an
+   * error thrown across RPC loses its class and status). With `mayMake` false, only a retry is
+   * answered, and `unmade` says the list would be made: the worker counts only such creates.
    */
   async create(title: string, idempotencyKey?: string, mayMake = true): Promise<ListCreated> {
     const admit = mayMake ? undefined : () => Promise.reject(UNMADE);
@@ -137,10 +135,7 @@ export class TodoListObject extends DurableObject<Env> {
   }
 }
 
-/**
- * How much of a refused body is still read: the most Cloudflare passes a worker on its Free and
- * Pro plans. Less, and a longer body gets a reset, not the answer.
- */
+/** How much of a refused body is still read: the most Cloudflare passes a worker (Free, Pro). */
 const READ_REST_LIMIT_BYTES = 100 * 1024 * 1024;
 
 /**

@@ -5,7 +5,7 @@ import { HttpProblem } from '../../http/problem.ts';
 import { IDEMPOTENCY_KEY, requestIdOf } from '../../http/request.ts';
 import { isApiPath, Responses } from '../../http/responses.ts';
 import { pathOf, type Handler } from '../../http/router.ts';
-import { OpenStreamsPerClient, type RateLimiter } from '../../http/client-limits.ts';
+import { bindingLimiter, OpenStreamsPerClient } from '../../http/client-limits.ts';
 import { ViewIds } from '../../lists/list-id.ts';
 import type { ListDirectory } from '../../lists/live-list.ts';
 import type { StoredList } from '../../store/changes.ts';
@@ -102,21 +102,6 @@ async function listObjectOf(
 /** The client's address, as Cloudflare's edge sets it (and `wrangler dev`, from the socket). */
 const clientAddressOf = (request: Request) => request.headers.get('cf-connecting-ip') ?? undefined;
 
-/**
- * The binding counts, and says only whether a create may go on: `[vars]` give its quota for
- * the headers, and a whole period is the longest a refused client waits.
- */
-function boundLimiter(binding: RateLimit, quota: number): RateLimiter {
-  const windowSeconds = 60;
-  return {
-    policy: { quota, windowSeconds },
-    take: async (client) => {
-      const { success } = await binding.limit({ key: client });
-      return { allowed: success, resetSeconds: windowSeconds };
-    },
-  };
-}
-
 interface Isolate {
   readonly config: WorkerConfig;
   readonly viewIds: ViewIds;
@@ -171,7 +156,7 @@ function started(env: Env): Isolate | ConfigError {
     return config;
   }
   const lists = () => workerLists(env);
-  const listCreations = boundLimiter(env.LIST_CREATIONS!, config.app.limits.listsPerMinute);
+  const listCreations = bindingLimiter(env.LIST_CREATIONS!, config.app.limits.listsPerMinute);
   const viewIds = new ViewIds(config.viewSecret);
   const host = { assets: workersAssets(env.ASSETS), clientAddressOf, listCreations, reportError };
   const app = createApp({ config: config.app, lists, viewIds, host });
