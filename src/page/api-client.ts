@@ -1,6 +1,6 @@
 import { readLiveEvent, type SnapshotEvent } from '../model/events.ts';
 import { DEFAULT_LIST_PATHS, LISTS_PATH, listPathOf, namedListPaths } from '../model/resources.ts';
-import type { ListInfo, ListPaths, Todo } from '../model/resources.ts';
+import type { ListPaths, ListResource, Todo } from '../model/resources.ts';
 
 /** `/lists/{id}`, as `listPageOf` writes it. */
 const NAMED_LIST_PAGE = /^\/lists\/([^/]+)\/?$/;
@@ -72,7 +72,7 @@ export class TodoApi {
 }
 
 /** A named list, with the version at which its title was set (its ETag). */
-type VersionedList = ListInfo & { readonly version: string };
+type VersionedList = ListResource & { readonly version: string };
 
 /** The page's HTTP client of the lists themselves: make one, read, rename, delete. */
 export class ListApi {
@@ -147,6 +147,10 @@ async function readTodo(response: Response): Promise<VersionedTodo> {
 
 async function readList(response: Response): Promise<VersionedList> {
   const event = readLiveEvent('list-renamed', '', await response.text().catch(() => ''));
-  if (event?.type !== 'list-renamed') throw new ApiError('The list could not be read.');
-  return { id: event.list.id, title: event.list.title, version: versionOf(response) };
+  const list = event?.type === 'list-renamed' ? event.list : undefined;
+  const { viewId } = (list ?? {}) as { viewId?: unknown };
+  if (list === undefined || typeof viewId !== 'string') {
+    throw new ApiError('The list could not be read.');
+  }
+  return { id: list.id, title: list.title, viewId, version: versionOf(response) };
 }

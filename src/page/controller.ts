@@ -11,6 +11,8 @@ import type { StreamInfo, TodoView } from './view.ts';
 /** Wires the items' view to the server and back: an edit is a request online, else queued. */
 export class TodoController {
   readonly #stream: StreamInfo = { state: 'connecting', snapshots: 0, changes: 0 };
+  /** A view-only page, or one not yet known not to be, makes no edit: the service would refuse. */
+  #editable = false;
 
   /**
    * `offline` keeps the list and its edits for when the service cannot be reached, and sends
@@ -49,6 +51,13 @@ export class TodoController {
       },
     });
     this.view.showConnection(this.#stream);
+  }
+
+  /** Whether the page may change the list: told once the page knows which link opened it. */
+  allowEdits(editable: boolean): void {
+    this.#editable = editable;
+    this.view.allowEdits(editable);
+    this.#render();
   }
 
   /** Shows the list as this browser last saw it, unless the feed has given a newer one. */
@@ -98,7 +107,7 @@ export class TodoController {
 
   /** Sends `edit` now if the service is reachable and nothing waits before it; else queues it. */
   #make(edit: Edit | undefined, onFailure?: () => void): void {
-    if (edit === undefined) return;
+    if (edit === undefined || !this.#editable) return;
     this.view.showNotice(undefined);
     if (!this.open || this.offline.queue.waiting > 0) return this.#queue(edit);
     this.#sendNow(edit).then(

@@ -17,6 +17,8 @@ export interface ViewHandlers {
 export class ItemListView {
   readonly #list = find<HTMLUListElement>(document, '.todo-list');
   readonly #items = new Map<string, HTMLLIElement>();
+  /** On a view-only page, items have no toggle, no delete button, and are not edited. */
+  #editable = false;
 
   bind(handlers: ViewHandlers): void {
     this.#list.addEventListener('change', (event) => {
@@ -31,7 +33,8 @@ export class ItemListView {
     });
     this.#list.addEventListener('dblclick', (event) => {
       const target = event.target as HTMLElement;
-      if (target.matches('.view label')) this.#startEditing(target.closest('li')!);
+      if (!this.#editable || !target.matches('.view label')) return;
+      this.#startEditing(target.closest('li')!);
     });
     this.#list.addEventListener('keydown', (event) => {
       const target = event.target as HTMLElement;
@@ -48,7 +51,8 @@ export class ItemListView {
     });
   }
 
-  render(todos: readonly ShownTodo[]): void {
+  render(todos: readonly ShownTodo[], editable: boolean): void {
+    this.#editable = editable;
     const shown = new Set(todos.map((todo) => todo.id));
     for (const [id, item] of this.#items) {
       if (shown.has(id)) continue;
@@ -88,9 +92,13 @@ export class ItemListView {
     item.classList.toggle('completed', todo.completed);
     item.classList.toggle('pending', todo.pending === true);
     const toggle = find<HTMLInputElement>(item, '.toggle');
+    const destroy = find<HTMLButtonElement>(item, '.destroy');
     toggle.checked = todo.completed;
     toggle.setAttribute('aria-label', `Completed: ${todo.title}`);
-    find(item, '.destroy').setAttribute('aria-label', `Delete: ${todo.title}`);
+    destroy.setAttribute('aria-label', `Delete: ${todo.title}`);
+    for (const control of [toggle, destroy]) {
+      control.hidden = control.disabled = !this.#editable;
+    }
     const label = find(item, '.view label');
     if (label.textContent !== todo.title) label.textContent = todo.title;
   }

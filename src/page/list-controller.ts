@@ -4,6 +4,7 @@ import { isNotFound, type ListApi } from './api-client.ts';
 import { compareVersions } from './event-order.ts';
 import type { ConnectionState } from './event-stream.ts';
 import type { ListView } from './list-view.ts';
+import { viewIds } from './page-database.ts';
 import type { TodoView } from './view.ts';
 
 /**
@@ -34,28 +35,52 @@ export class ListTitle {
   }
 }
 
-/** The list itself, beside its items: a named list's title, link and deletion, and New list. */
+/**
+ * The list itself, beside its items: a named list's title, links and deletion, and New list;
+ * and whether this page may change the list at all.
+ */
 export class ListController {
   readonly #title = new ListTitle();
   #gone = false;
+  /** The named list's view id, once known: the page's own id if it is a view-only page. */
+  #viewId: string | undefined;
 
-  /** `listId` is undefined on the default list; `end` stops the feed when the list is gone. */
+  /**
+   * `listId` is undefined on the default list; `end` stops the feed when the list is gone;
+   * `allowEdits` hears whether the page may change the items.
+   */
   constructor(
     private readonly listId: string | undefined,
     private readonly api: ListApi,
     private readonly view: ListView,
     private readonly problems: Pick<TodoView, 'showProblem' | 'clearProblem'>,
     private readonly end: () => void,
+    private readonly allowEdits: (editable: boolean) => void,
   ) {}
+
+  /** The default list, or a named one known to be opened by its edit id. */
+  get #editable(): boolean {
+    return (
+      this.listId === undefined || (this.#viewId !== undefined && this.#viewId !== this.listId)
+    );
+  }
 
   start(): void {
     this.view.bind({
       newList: () => this.#newList(),
       rename: (title) => this.#rename(title),
       copyLink: () => this.listId !== undefined && this.view.copyLink(listPageOf(this.listId)),
+      copyViewLink: () =>
+        this.#editable &&
+        this.#viewId !== undefined &&
+        this.view.copyLink(listPageOf(this.#viewId), 'View-only link'),
       deleteList: () => this.#deleteList(),
     });
-    if (this.listId !== undefined) this.view.showNamed();
+    if (this.listId === undefined) return this.allowEdits(true);
+    this.view.showNamed();
+    // Until the list is read, or was read before, the page changes nothing: it may be view-only.
+    const known = viewIds.read(this.listId);
+    if (known !== undefined) this.#learnViewId(known);
   }
 
   receive(event: IdentifiedEvent): void {
@@ -74,10 +99,22 @@ export class ListController {
   check(): void {
     if (this.listId === undefined || this.#gone) return;
     this.api.read(this.listId).then(
-      ({ title, version }) => this.#showTitle(title, version),
+      ({ title, version, viewId }) => {
+        this.#learnViewId(viewId);
+        this.#showTitle(title, version);
+      },
       // Any other failure leaves the title as it was, until the next snapshot reads it again.
       (error: unknown) => isNotFound(error) && this.end(),
     );
+  }
+
+  /** Through a view id the list answers that id as its own: the page is view-only. */
+  #learnViewId(viewId: string): void {
+    if (this.listId === undefined || viewId === this.#viewId) return;
+    this.#viewId = viewId;
+    viewIds.write(this.listId, viewId);
+    this.view.showEditable(this.#editable);
+    this.allowEdits(this.#editable);
   }
 
   #showTitle(title: string, version: string): void {
@@ -97,9 +134,8 @@ export class ListController {
 
   #rename(title: string): void {
     const current = this.#title.title;
-    if (this.listId === undefined || this.#gone || current === undefined || title === current) {
-      return;
-    }
+    const unchanged = current === undefined || title === current;
+    if (this.listId === undefined || !this.#editable || this.#gone || unchanged) return;
     this.api.rename(this.listId, title).then(
       (saved) => {
         this.problems.clearProblem();
@@ -113,7 +149,7 @@ export class ListController {
   }
 
   #deleteList(): void {
-    if (this.listId === undefined || !this.view.confirmDelete()) return;
+    if (this.listId === undefined || !this.#editable || !this.view.confirmDelete()) return;
     this.api.remove(this.listId).then(this.end, (error: unknown) => this.#failed(error));
   }
 

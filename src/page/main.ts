@@ -24,7 +24,14 @@ const offline = {
 };
 const model = new TodoModel(() => queue.edits);
 const todos = new TodoController(todoApi, model, todoView, offline, () => lists.check());
-const lists = new ListController(listId, listApi, new ListView(), todoView, () => feed.end());
+const lists = new ListController(
+  listId,
+  listApi,
+  new ListView(),
+  todoView,
+  () => feed.end(),
+  (editable) => todos.allowEdits(editable),
+);
 const feed = openLiveFeed(
   {
     event: (event) => {

@@ -62,3 +62,27 @@ export class LastSeen {
     transaction(LAST_SEEN, 'readwrite', (store) => store.put(record)).catch(() => {});
   }
 }
+
+const VIEW_ID_KEY = 'todo-view-id ';
+
+/**
+ * Each named list's view id, once read, kept apart from IndexedDB because it is read at once
+ * as the page starts: a page opened again, offline too, knows at once whether it may edit.
+ */
+export const viewIds = {
+  read(list: string): string | undefined {
+    try {
+      return localStorage.getItem(VIEW_ID_KEY + list) ?? undefined;
+    } catch {
+      // Storage off: the page reads the list to know.
+      return undefined;
+    }
+  },
+  write(list: string, viewId: string): void {
+    try {
+      localStorage.setItem(VIEW_ID_KEY + list, viewId);
+    } catch {
+      // Not kept: the next page reads the list again.
+    }
+  },
+};

@@ -17,6 +17,7 @@ export class TodoView {
   readonly #newTodo = find<HTMLInputElement>(document, '.new-todo');
   readonly #main = find<HTMLElement>(document, '.main');
   readonly #toggleAll = find<HTMLInputElement>(document, '.toggle-all');
+  readonly #toggleAllLabel = find<HTMLLabelElement>(document, 'label[for="toggle-all"]');
   readonly #footer = find<HTMLElement>(document, '.footer');
   readonly #count = find<HTMLElement>(document, '.todo-count');
   readonly #filters = [...document.querySelectorAll<HTMLAnchorElement>('.filters a')];
@@ -28,6 +29,8 @@ export class TodoView {
   readonly #items = new ItemListView();
   /** The list is gone: its items and the controls that change them stay hidden. */
   #disabled = false;
+  /** Whether the page may change the list: not until it knows it is not a view-only page. */
+  #editable = false;
   /** The problem shown came from not reaching the service. */
   #transientProblem = false;
 
@@ -49,10 +52,12 @@ export class TodoView {
 
   render(state: ListState): void {
     if (this.#disabled) return;
-    this.#items.render(state.visible);
+    this.#items.render(state.visible, this.#editable);
     this.#main.hidden = state.total === 0;
     this.#footer.hidden = state.total === 0;
     this.#toggleAll.checked = state.total > 0 && state.completed === state.total;
+    for (const part of [this.#toggleAll, this.#toggleAllLabel]) part.hidden = !this.#editable;
+    this.#toggleAll.disabled = !this.#editable;
     const active = element('strong', { textContent: String(state.active) });
     this.#count.replaceChildren(active, ` ${state.active === 1 ? 'item' : 'items'} left`);
     for (const link of this.#filters) {
@@ -61,7 +66,17 @@ export class TodoView {
       if (selected) link.setAttribute('aria-current', 'page');
       else link.removeAttribute('aria-current');
     }
-    this.#clearCompleted.hidden = state.completed === 0;
+    this.#clearCompleted.hidden = !this.#editable || state.completed === 0;
+  }
+
+  /** Shows or hides what changes the list; `render` follows, for the items and the footer. */
+  allowEdits(editable: boolean): void {
+    if (this.#disabled) return;
+    // The field's autofocus found it hidden: it takes the focus if nothing else has it.
+    const focus = editable && this.#newTodo.hidden && document.activeElement === document.body;
+    this.#editable = editable;
+    this.#newTodo.hidden = this.#newTodo.disabled = !editable;
+    if (focus) this.#newTodo.focus();
   }
 
   /** Says when the list may be out of date; its data attributes show the stream to tests. */
@@ -75,7 +90,7 @@ export class TodoView {
 
   /** The list is gone: hides its items, ending any edit unsaved, and the new-todo field. */
   disable(): void {
-    this.#items.render([]);
+    this.#items.render([], false);
     this.#disabled = true;
     this.#newTodo.disabled = true;
     for (const part of [this.#newTodo, this.#main, this.#footer]) part.hidden = true;

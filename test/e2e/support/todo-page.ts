@@ -22,11 +22,14 @@ export class TodoPage {
   readonly listTitle: Locator;
   readonly newList: Locator;
   readonly copyLink: Locator;
+  readonly copyViewLink: Locator;
   readonly deleteList: Locator;
   readonly copyStatus: Locator;
   readonly listLink: Locator;
   /** The message a page shows when its list was deleted, or never existed. */
   readonly gone: Locator;
+  /** What a page opened by a list's view id says of it. */
+  readonly viewOnly: Locator;
 
   constructor(readonly page: Page) {
     this.newTodo = page.locator('.new-todo');
@@ -43,10 +46,12 @@ export class TodoPage {
     this.listTitle = page.getByRole('textbox', { name: 'List title' });
     this.newList = page.getByRole('button', { name: 'New list' });
     this.copyLink = page.getByRole('button', { name: 'Copy link' });
+    this.copyViewLink = page.getByRole('button', { name: 'Copy view-only link' });
     this.deleteList = page.getByRole('button', { name: 'Delete list' });
     this.copyStatus = page.locator('.copy-status');
     this.listLink = page.getByRole('textbox', { name: 'Link to this list' });
     this.gone = page.locator('.list-gone');
+    this.viewOnly = page.locator('.view-only');
   }
 
   /** Opens the page and waits until the event stream has given it the list. */
