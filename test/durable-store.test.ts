@@ -173,8 +173,9 @@ describe('the list kept in SQLite', () => {
   it('replays a named list’s changes, its rename among them, after a restart', async () => {
     const file = freshFile();
     const first = appOn(opened(file));
-    const { id } = (await (await first.fetch('/api/lists', { method: 'POST' })).json()) as {
+    const { id, viewId } = (await (await first.fetch('/api/lists', { method: 'POST' })).json()) as {
       id: string;
+      viewId: string;
     };
     const etag = (await first.fetch(namedListPaths(id).todos)).headers.get('etag')!;
     await first.fetch(listPathOf(id), sendJson('PUT', { title: 'Renamed' }));
@@ -186,7 +187,7 @@ describe('the list kept in SQLite', () => {
     });
     const event = await stream.nextEvent();
     stream.close();
-    expect([event.event, event.data]).toEqual(['list-renamed', { id, title: 'Renamed' }]);
+    expect([event.event, event.data]).toEqual(['list-renamed', { id, title: 'Renamed', viewId }]);
   });
 
   it('removes every row of a deleted list, and keeps it deleted when opened again', async () => {

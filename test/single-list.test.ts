@@ -2,11 +2,13 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { createApp } from '../src/app.ts';
 import { openSqliteFile } from '../src/hosts/node/storage-file.ts';
 import { listPathOf, namedListPaths } from '../src/model/resources.ts';
+import { newListId } from '../src/lists/list-id.ts';
 import { singleList } from '../src/lists/single-list.ts';
 import { sendJson } from './support/api.ts';
 import { openStream } from './support/sse.ts';
 
-const LIST_ID = 'the-list-of-this-place-0';
+/** A list id as a service makes them: view ids are derived from ids of 16 or 32 bytes. */
+const LIST_ID = newListId();
 
 /**
  * The handler of one place that holds one named list, as a Durable Object does, over a SQLite
@@ -53,7 +55,10 @@ describe('the one named list of a place, such as a Durable Object', () => {
       await fetch(listPathOf(LIST_ID)),
       await fetch(listPathOf('another-list-of-22-char')),
     ];
-    expect([await ours.json(), other.status]).toEqual([{ id: LIST_ID, title: 'Ours' }, 404]);
+    expect([await ours.json(), other.status]).toEqual([
+      { id: LIST_ID, title: 'Ours', viewId: expect.any(String) },
+      404,
+    ]);
   });
 
   it('keeps the list and its streams when its storage cannot be wiped', async () => {

@@ -10,6 +10,8 @@ import type { SqlDatabase } from '../../src/storage/sql.ts';
 import type { WriteDone } from '../../src/storage/sql.ts';
 import type { SqlStatement } from '../../src/storage/sql.ts';
 import { inProcessFetch } from './hosts.ts';
+import { ViewIds } from '../../src/lists/list-id.ts';
+import { viewSecretOf } from '../../src/hosts/node/storage-file.ts';
 
 /** The SQLite file `file`, closed after the test. */
 export function opened(file: string) {
@@ -43,6 +45,8 @@ export function sqliteService(db: SqlDatabase, options: SqliteServiceOptions = {
       stores: sqliteListStores(db, commits),
       maxLists: options.maxLists ?? DEFAULT_MAX_LISTS,
     }),
+    // The secret of the view ids kept with the lists, as the Node host keeps it.
+    viewIds: new ViewIds(viewSecretOf(db)),
     host: { reportError: options.reportError ?? (() => {}) },
   });
   onTestFinished(() => app.close());

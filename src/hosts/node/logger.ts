@@ -1,30 +1,14 @@
-import { hash } from 'node:crypto';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import PinoPretty from 'pino-pretty';
-import { loggedPath, pathOf } from '../../http/router.ts';
 import type { LogFormat, LogLevel } from './node-config.ts';
 
 export type { Logger };
-
-/**
- * What the log writes for a list's id (docs/configuration.md, Logs): the first 6 bytes of its
- * SHA-256 in base64url. Enough to tell a service's lists apart; and 2^80 ids of 16 random bytes
- * share each tag, so none can be told from it.
- */
-function listTagOf(listId: string): string {
-  return hash('sha256', listId, 'base64url').slice(0, 8);
-}
-
-/** The path of `url` as the log writes it: no query, every list's id a tag. */
-export function loggedPathOf(url: string): string {
-  return loggedPath(pathOf(url), listTagOf);
-}
 
 /** The fields of the one line each request gets, besides pino's own. */
 export interface RequestLine {
   readonly reqId: string;
   readonly method: string;
-  /** Never the query, nor a list's id: `loggedPathOf`. */
+  /** Never the query, nor a list's id: `loggedPathOf` in server.ts. */
   readonly path: string;
   readonly status: number;
   readonly ms: number;

@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
@@ -5,12 +6,12 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createServerAdapter, Response as AdapterResponse } from '@whatwg-node/server';
 import { createApp, type App } from '../../app.ts';
 import { requestIdOf } from '../../http/request.ts';
-import type { ErrorReporter } from '../../http/router.ts';
+import { loggedPath, pathOf, type ErrorReporter } from '../../http/router.ts';
 import { newViewSecret, ViewIds } from '../../lists/list-id.ts';
 import { localLists } from '../../lists/local-lists.ts';
 import type { ListStores } from '../../storage/kept-lists.ts';
 import { fileAssets, PROJECT_ROOT } from './file-assets.ts';
-import { loggedPathOf, REQUEST_MESSAGE, type Logger, type RequestLine } from './logger.ts';
+import { REQUEST_MESSAGE, type Logger, type RequestLine } from './logger.ts';
 import { clientAddressIn, type NodeConfig } from './node-config.ts';
 import { answerClientErrorsInOrder } from './client-errors.ts';
 import { closeGracefully } from './shutdown.ts';
@@ -19,6 +20,20 @@ const IN_FLIGHT = Symbol('requests in flight');
 const LAST_ANSWER = Symbol('the answer to the last request');
 /** A connection with the count of its requests not yet answered, and the last one's answer. */
 type QueuedSocket = Socket & { [IN_FLIGHT]?: number; [LAST_ANSWER]?: Promise<Response> };
+
+/**
+ * What the log writes for a list's id (docs/configuration.md, Logs): the first 6 bytes of its
+ * SHA-256 in base64url. Enough to tell a service's lists apart; and 2^80 ids of 16 random bytes
+ * share each tag, so none can be told from it.
+ */
+function listTagOf(listId: string): string {
+  return hash('sha256', listId, 'base64url').slice(0, 8);
+}
+
+/** The path of `url` as the log writes it: no query, every list's id a tag. */
+function loggedPathOf(url: string): string {
+  return loggedPath(pathOf(url), listTagOf);
+}
 
 export interface RunningServer {
   readonly url: string;

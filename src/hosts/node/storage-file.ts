@@ -59,7 +59,7 @@ export function openStorageAt(file: string): StorageFile {
  * The file's view secret, made on first use. Its table is beside the lists' format, not part of
  * it: a file written before view ids gets one, and keeps its format.
  */
-function viewSecretOf(db: SqlDatabase): string {
+export function viewSecretOf(db: SqlDatabase): string {
   db.run('CREATE TABLE IF NOT EXISTS view_secret (secret TEXT NOT NULL)');
   const [kept] = db.all<{ secret: string }>('SELECT secret FROM view_secret');
   if (kept !== undefined) return kept.secret;
