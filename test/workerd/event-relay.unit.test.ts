@@ -1,7 +1,9 @@
 // Type-checked with the workers types (tsconfig.worker.json), as the module it tests is.
-import { describe, expect, it } from 'vitest';
+import { createParser } from 'eventsource-parser';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { relayEvents } from '../../src/hosts/workerd/event-relay.ts';
 import { OPENING_BYTES_HEADER, STREAM_ENDED } from '../../src/hosts/workerd/relay-protocol.ts';
+import { StubListObject, type StubEvent, type StubOptions } from './stub-list-object.ts';
 
 describe('the worker relaying a stream', () => {
   const leftEarly = async () => {
@@ -30,5 +32,169 @@ describe('the worker relaying a stream', () => {
 
   it('frees the client’s place once when the client left before the stream came', async () => {
     expect((await leftEarly()).freed).toBe(1);
+  });
+});
+
+const change = (seq: number, size: number): StubEvent => ({
+  id: `r.${seq}`,
+  event: 'created',
+  data: `{"seq":${seq},"title":"${'t'.repeat(size)}"}`,
+});
+
+/**
+ * A list whose snapshot and one change are each cut into three messages, after a change alone
+ * and a batch of five written at once that spans three messages.
+ */
+const EVENTS = [
+  { id: 'r.0', event: 'snapshot', data: `[{"title":"${'s'.repeat(2_500_000)}"}]` },
+  change(1, 10),
+  ...[2, 3, 4, 5, 6].map((seq) => change(seq, 400_000)),
+  change(7, 2_500_000),
+  change(8, 10),
+];
+const WRITES = [[1], [2, 3, 4, 5, 6], [7], [8]];
+
+/** Where in the object's messages its first socket drops: after the one `holding` holds. */
+const dropAfter =
+  (holding: string): StubOptions['cut'] =>
+  (messages, opening) => {
+    if (opening > 0) return undefined;
+    const head = (message: Uint8Array) => new TextDecoder().decode(message.subarray(0, 100));
+    return messages.findIndex((message) => head(message).includes(holding)) + 1;
+  };
+
+/** What a client is sent on one connection, and whether its stream ended. */
+async function connect(
+  object: StubListObject,
+  lastEventId: string | undefined,
+  heartbeatSeconds: number,
+) {
+  const leave = new AbortController();
+  const headers: Record<string, string> =
+    lastEventId === undefined ? {} : { 'last-event-id': lastEventId };
+  const request = new Request('http://localhost/api/sse', { headers, signal: leave.signal });
+  const response = await relayEvents(
+    request,
+    () => object.stub,
+    heartbeatSeconds,
+    () => {},
+  );
+  const reader = response.body!.getReader();
+  let text = '';
+  let ended = false;
+  const decoder = new TextDecoder();
+  void (async () => {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      text += decoder.decode(read.value, { stream: true });
+    }
+    ended = true;
+  })().catch(() => {});
+  await vi.advanceTimersByTimeAsync(60_000);
+  leave.abort();
+  return { text, ended };
+}
+
+/**
+ * The events a client's EventSource dispatches, reconnecting with its last id whenever its
+ * stream ends: an event the stream ended in the middle of is dropped, as EventSource drops it.
+ */
+async function eventsReceived(
+  object: StubListObject,
+  heartbeatSeconds = 3600,
+): Promise<StubEvent[]> {
+  const received: StubEvent[] = [];
+  for (let connection = 0; connection < 3; connection += 1) {
+    const { text, ended } = await connect(object, received.at(-1)?.id, heartbeatSeconds);
+    const parser = createParser({
+      onEvent: ({ id = '', event = 'message', data }) => received.push({ id, event, data }),
+    });
+    parser.feed(text);
+    if (!ended) break;
+  }
+  return received;
+}
+
+/** Events as short lines, so that a failure shows which came and how. */
+const summary = (events: readonly StubEvent[]) =>
+  events.map(({ id, event, data }) => `${id} ${event} ${data.length} ${data.slice(0, 12)}`);
+
+describe('the worker relaying a stream whose object drops it', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it.each([
+    ['in the middle of the snapshot', 'event: snapshot'],
+    ['between two events', 'id: r.1\n'],
+    ['in the middle of a write that spans several messages', 'id: r.2\n'],
+    ['in the middle of an event cut in pieces', 'id: r.7\n'],
+  ])('gives the client every event once, whole, in order: dropped %s', async (_, holding) => {
+    const object = new StubListObject({ events: EVENTS, writes: WRITES, cut: dropAfter(holding) });
+    expect(summary(await eventsReceived(object))).toEqual(summary(EVENTS));
+  });
+
+  it('never puts a heartbeat inside an event that comes in pieces', async () => {
+    const object = new StubListObject({
+      events: EVENTS,
+      writes: WRITES,
+      cut: () => undefined,
+      gapMs: 1500,
+    });
+    expect(summary(await eventsReceived(object, 1))).toEqual(summary(EVENTS));
+  });
+});
+
+describe('the worker relaying a stream whose object fails on every opening', () => {
+  /** An object that sends each opening and then drops the socket. */
+  const failing = () =>
+    new StubListObject({
+      events: [{ id: 'r.0', event: 'snapshot', data: '[]' }],
+      writes: [],
+      cut: (messages) => messages.length,
+    });
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('opens it at most four times in any second', async () => {
+    const object = failing();
+    const leave = new AbortController();
+    const request = new Request('http://localhost/api/sse', { signal: leave.signal });
+    await relayEvents(
+      request,
+      () => object.stub,
+      3600,
+      () => {},
+    );
+    const perSecond: number[] = [];
+    for (let second = 0; second < 30 && object.openedAt.length < 100; second += 1) {
+      const before = object.openedAt.length;
+      await vi.advanceTimersByTimeAsync(1000);
+      perSecond.push(object.openedAt.length - before);
+    }
+    leave.abort();
+    expect(Math.max(...perSecond)).toBeLessThanOrEqual(4);
+  });
+
+  it('ends the stream cleanly after six failed reopenings in a row', async () => {
+    const object = failing();
+    const { ended } = await connect(object, undefined, 3600);
+    expect([ended, object.openedAt.length]).toEqual([true, 7]);
+  });
+
+  it('sends the client its heartbeat while it waits, and nothing else', async () => {
+    const { text } = await connect(failing(), undefined, 1);
+    const pings = text.split(': ping\n\n');
+    // The worker waits 6 s at least before it gives up: a beat each second.
+    expect([pings.length - 1 >= 5, pings.join('')]).toEqual([
+      true,
+      'retry: 3000\n\nid: r.0\nevent: snapshot\ndata: []\n\n',
+    ]);
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   MAX_MESSAGE_BYTES,
   messagesOf,
-  opensWithSnapshot,
+  PassedMessages,
+  startsWithSnapshot,
   withoutRetry,
 } from '../../src/hosts/workerd/relay-protocol.ts';
 
@@ -44,11 +45,20 @@ describe('the messages the object sends the worker', () => {
 describe('an opening after the worker reconnects', () => {
   it('gives the whole list when it holds a snapshot', () => {
     const opening = bytes('retry: 3000\n\nid: r.0\nevent: snapshot\ndata: []\n\n');
-    expect(opensWithSnapshot(opening)).toBe(true);
+    expect(startsWithSnapshot(withoutRetry(opening))).toBe(true);
   });
 
   it('goes on from the client’s last event when it holds the changes since', () => {
-    const opening = bytes(`retry: 3000\n\n${EVENTS}`);
-    expect([opensWithSnapshot(opening), text([withoutRetry(opening)])]).toEqual([false, [EVENTS]]);
+    const rest = withoutRetry(bytes(`retry: 3000\n\n${EVENTS}`));
+    expect([startsWithSnapshot(rest), text([rest])]).toEqual([false, [EVENTS]]);
+  });
+});
+
+describe('what the worker passed on', () => {
+  it('resumes after the last whole event with an id, however the bytes were cut', () => {
+    const passed = new PassedMessages(undefined);
+    const stream = bytes(`retry: 3000\n\n${EVENTS}id: r.3\nevent: created\ndata: {`);
+    for (let at = 0; at < stream.byteLength; at += 1) passed.pass(stream.subarray(at, at + 1));
+    expect([passed.lastId, passed.atMessageEnd]).toEqual(['r.2', false]);
   });
 });

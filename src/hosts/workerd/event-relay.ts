@@ -9,7 +9,10 @@ import { openWebEventChannel } from '../../live/web-event-channel.ts';
 import {
   endStream,
   OPENING_BYTES_HEADER,
-  opensWithSnapshot,
+  PassedMessages,
+  RECONNECT,
+  reconnectDelayMs,
+  startsWithSnapshot,
   STREAM_ENDED,
   withoutRetry,
 } from './relay-protocol.ts';
@@ -58,8 +61,11 @@ class EventRelay {
   readonly #heartbeat: ReturnType<typeof setInterval>;
   readonly #free: () => void;
   #socket: WebSocket | undefined;
-  /** The id of the last event passed on whole, where the stream resumes if its socket goes. */
-  #lastEventId: string | undefined;
+  /** What the client was sent: where the stream resumes if its socket goes, and whether it can. */
+  readonly #passed: PassedMessages;
+  /** Reopenings that failed in a row, and the wait before the next. */
+  #failures = 0;
+  #reopening: ReturnType<typeof setTimeout> | null = null;
   #ended = false;
 
   constructor(
@@ -72,9 +78,13 @@ class EventRelay {
     this.#listObject = listObject;
     this.#free = free;
     this.#request = request;
-    this.#lastEventId = lastEventIdOf(request);
+    this.#passed = new PassedMessages(lastEventIdOf(request));
     this.#client = new EventClient(channel, request.signal, () => this.#stop());
-    this.#heartbeat = setInterval(() => this.#client.send(PING), heartbeatSeconds * 1000);
+    // A ping inside a message that comes in pieces would end it early.
+    const beat = () => {
+      if (this.#passed.atMessageEnd) this.#client.send(PING);
+    };
+    this.#heartbeat = setInterval(beat, heartbeatSeconds * 1000);
     // A client that left before the stream began is never told so by its signal.
     if (request.signal.aborted) this.#client.end();
   }
@@ -84,34 +94,50 @@ class EventRelay {
     // The client may have left while the object was asked for the socket.
     if (this.#ended) return endStream(socket);
     this.#socket = socket;
+    const openedAt = Date.now();
     let awaitingOpening = resumed;
     socket.addEventListener('message', ({ data }) => {
-      if (typeof data === 'string') return void (this.#lastEventId = data);
-      const bytes = new Uint8Array(data as ArrayBuffer);
-      if (!awaitingOpening) return this.#client.send(bytes);
-      awaitingOpening = false;
-      // The new object could not go on from the last id: see `#reconnect`.
-      if (opensWithSnapshot(bytes)) this.#client.end();
-      else this.#client.send(withoutRetry(bytes));
+      let bytes: Uint8Array = new Uint8Array(data as ArrayBuffer);
+      if (awaitingOpening) {
+        bytes = withoutRetry(bytes);
+        if (bytes.byteLength === 0) return;
+        awaitingOpening = false;
+        // The new object could not go on from the last id: see `#reconnect`.
+        if (startsWithSnapshot(bytes)) return this.#client.end();
+      }
+      this.#passed.pass(bytes);
+      this.#client.send(bytes);
     });
     const closed = (code: number) => {
       if (socket !== this.#socket || this.#ended) return;
       this.#socket = undefined;
-      if (code === STREAM_ENDED || awaitingOpening) this.#client.end();
-      else void this.#reconnect();
+      // Resumed after half a message, the stream would append the next to it: it ends, and
+      // the client's EventSource drops the half and comes back with the id of the last whole.
+      if (code === STREAM_ENDED || !this.#passed.atMessageEnd) return this.#client.end();
+      if (Date.now() - openedAt >= RECONNECT.steadyMs) this.#failures = 0;
+      this.#reopenLater();
     };
     socket.addEventListener('close', ({ code }) => closed(code));
     socket.addEventListener('error', () => closed(0));
   }
 
+  /** Reopens after a wait that grows with each failure in a row, or ends after too many. */
+  #reopenLater(): void {
+    this.#failures += 1;
+    if (this.#failures > RECONNECT.attempts) return this.#client.end();
+    this.#reopening = setTimeout(() => void this.#reconnect(), reconnectDelayMs(this.#failures));
+  }
+
   /**
    * The object restarted (evicted, deployed, moved): a new one goes on after the last event
    * delivered. Where it cannot (its list was kept in memory, and started again), the stream
-   * ends, and the client's EventSource reconnects by id and gets the whole list.
+   * ends, and the client's EventSource reconnects by id and gets the whole list. An object
+   * that answers without a socket refused the stream (its list is gone), which then ends.
    */
   async #reconnect(): Promise<void> {
+    if (this.#ended) return;
     try {
-      const answer = await this.#listObject().fetch(upgradeOf(this.#request, this.#lastEventId));
+      const answer = await this.#listObject().fetch(upgradeOf(this.#request, this.#passed.lastId));
       const socket = answer.webSocket;
       if (socket === null) {
         await answer.body?.cancel();
@@ -119,7 +145,7 @@ class EventRelay {
       }
       this.listen(accepted(socket), true);
     } catch {
-      this.#client.end();
+      this.#reopenLater();
     }
   }
 
@@ -128,6 +154,7 @@ class EventRelay {
     this.#ended = true;
     clearInterval(this.#heartbeat);
     this.#free();
+    clearTimeout(this.#reopening);
     if (this.#socket !== undefined) endStream(this.#socket);
   }
 }

@@ -72,7 +72,7 @@ class SocketChannel implements EventChannel {
   readonly #socket: WebSocket;
   #unanswered: Unanswered | undefined;
   /** What was written before the answer: the opening. */
-  readonly #pending: { readonly bytes: Uint8Array; readonly lastId?: string }[] = [];
+  readonly #pending: Uint8Array[] = [];
   #open = true;
   #gone = () => {};
 
@@ -84,12 +84,11 @@ class SocketChannel implements EventChannel {
 
   // The runtime queues what is sent without a limit: the worker, which sees its client's own
   // queue, drops a client that falls behind.
-  write(bytes: Uint8Array, lastId?: string): boolean {
-    if (this.#unanswered !== undefined) this.#pending.push({ bytes, lastId });
+  write(bytes: Uint8Array): boolean {
+    if (this.#unanswered !== undefined) this.#pending.push(bytes);
     else {
       try {
         for (const message of messagesOf(bytes)) this.#socket.send(message);
-        if (lastId !== undefined) this.#socket.send(lastId);
       } catch {
         this.leave();
       }
@@ -121,9 +120,9 @@ class SocketChannel implements EventChannel {
     accept();
     this.#unanswered = undefined;
     const headers = new Headers(init.headers);
-    const openingBytes = this.#pending.reduce((total, { bytes }) => total + bytes.byteLength, 0);
+    const openingBytes = this.#pending.reduce((total, bytes) => total + bytes.byteLength, 0);
     headers.set(OPENING_BYTES_HEADER, String(openingBytes));
-    for (const { bytes, lastId } of this.#pending.splice(0)) this.write(bytes, lastId);
+    for (const bytes of this.#pending.splice(0)) this.write(bytes);
     return new Response(null, { status: 101, webSocket: peer, headers });
   }
 }

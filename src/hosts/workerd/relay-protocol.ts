@@ -1,9 +1,26 @@
+import { concatBytes } from '../../http/body.ts';
+
 /**
  * How a list's object and the worker that carries one of its event streams speak over their
- * WebSocket. The object sends the stream's bytes in binary messages, and after each write that
- * holds events with ids, the last id as a text message: the worker resumes after the last id it
- * was sent, so an event counts as passed on only once all of it has come.
+ * WebSocket. The object sends the stream's bytes in binary messages; the worker follows the SSE
+ * messages in what it passed on (`PassedMessages`), and resumes after the last whole one.
  */
+
+/**
+ * How the worker reopens a lost socket. The first wait is short: an object that restarted
+ * (evicted, deployed) answers again within a second, and the client should see no gap. Each
+ * failure in a row doubles it, and each wait is half to all of that at random, so that the
+ * streams of one object do not all come back at once. Six failures in a row (6 to 12 s of
+ * waiting) say the object is down: the stream ends, and the client's EventSource comes back
+ * after its `retry` and resumes by id. A socket that stayed open `steadyMs` was a success.
+ */
+export const RECONNECT = { firstDelayMs: 250, maxDelayMs: 4000, attempts: 6, steadyMs: 10_000 };
+
+/** The wait before reopening after `failures` in a row (1 or more). */
+export function reconnectDelayMs(failures: number): number {
+  const delayMs = Math.min(RECONNECT.maxDelayMs, RECONNECT.firstDelayMs * 2 ** (failures - 1));
+  return delayMs / 2 + (Math.random() * delayMs) / 2;
+}
 
 /** The object's close code: the stream ends. A socket closed otherwise lost its object. */
 export const STREAM_ENDED = 1000;
@@ -27,6 +44,7 @@ export const OPENING_BYTES_HEADER = 'x-todo-opening-bytes';
 export const MAX_MESSAGE_BYTES = 1 << 20;
 
 const LF = 0x0a;
+const decoder = new TextDecoder();
 
 /**
  * `bytes`, whole SSE messages, as WebSocket messages: whole SSE messages together up to
@@ -55,14 +73,75 @@ function endOfMessage(bytes: Uint8Array, start: number): number {
   return -1;
 }
 
-/** Whether an opening, by its first message, gives the whole list: after `retry`, a snapshot. */
-export function opensWithSnapshot(opening: Uint8Array): boolean {
-  const head = new TextDecoder().decode(opening.subarray(0, 200));
-  return /^retry: \d+\n\n(?:id: [^\n]*\n)?event: snapshot\n/.test(head);
+/**
+ * Whether `bytes`, an opening without its `retry`, begin with a snapshot: the object could not
+ * go on from the id it was given.
+ */
+export function startsWithSnapshot(bytes: Uint8Array): boolean {
+  const head = decoder.decode(bytes.subarray(0, 200));
+  return /^(?:id: [^\n]*\n)?event: snapshot\n/.test(head);
 }
 
-/** The opening's first message without its `retry` field, which the client was sent already. */
-export function withoutRetry(opening: Uint8Array): Uint8Array {
-  const end = endOfMessage(opening, 0);
-  return end === -1 ? opening : opening.subarray(end);
+/** `bytes` without an opening's `retry` message, which the client was sent already. */
+export function withoutRetry(bytes: Uint8Array): Uint8Array {
+  const retry = /^retry: \d+\n\n/.exec(decoder.decode(bytes.subarray(0, 40)));
+  return retry === null ? bytes : bytes.subarray(retry[0].length);
+}
+
+/** The longest line read as a possible `id` field; an id is short, a data line may be huge. */
+const LONGEST_ID_LINE = 256;
+const ID_FIELD = /^id: ?(.*)$/;
+
+/**
+ * Follows the SSE messages in a stream's bytes as they are passed on (LF-ended lines, as the
+ * handler writes them), holding no more of them than the start of the line they end in.
+ */
+export class PassedMessages {
+  /** The id of the last whole message that had one: where the stream resumes. */
+  lastId: string | undefined;
+  #idInMessage: string | undefined;
+  #lineStart: Uint8Array = new Uint8Array(0);
+  #lineBytes = 0;
+  #inMessage = false;
+
+  constructor(lastId: string | undefined) {
+    this.lastId = lastId;
+  }
+
+  /** Whether what was passed ends a message: the stream can go on from `lastId` as it is. */
+  get atMessageEnd(): boolean {
+    return !this.#inMessage && this.#lineBytes === 0;
+  }
+
+  pass(bytes: Uint8Array): void {
+    let start = 0;
+    for (let end = bytes.indexOf(LF); end !== -1; end = bytes.indexOf(LF, start)) {
+      this.#extendLine(bytes.subarray(start, end));
+      this.#endLine();
+      start = end + 1;
+    }
+    this.#extendLine(bytes.subarray(start));
+  }
+
+  #extendLine(part: Uint8Array): void {
+    const room = LONGEST_ID_LINE - this.#lineStart.byteLength;
+    if (room > 0 && part.byteLength > 0) {
+      this.#lineStart = concatBytes([this.#lineStart, part.subarray(0, room)]);
+    }
+    this.#lineBytes += part.byteLength;
+  }
+
+  #endLine(): void {
+    if (this.#lineBytes === 0) {
+      if (this.#inMessage && this.#idInMessage !== undefined) this.lastId = this.#idInMessage;
+      this.#idInMessage = undefined;
+      this.#inMessage = false;
+    } else {
+      const id = ID_FIELD.exec(decoder.decode(this.#lineStart));
+      if (id !== null && this.#lineBytes <= LONGEST_ID_LINE) this.#idInMessage = id[1];
+      this.#inMessage = true;
+    }
+    this.#lineStart = new Uint8Array(0);
+    this.#lineBytes = 0;
+  }
 }
