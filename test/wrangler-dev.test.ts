@@ -1,4 +1,5 @@
 import { afterAll, describe } from 'vitest';
+import { clientLimitsSuite } from './conformance/client-limits.ts';
 import { eventsSuite } from './conformance/events.ts';
 import { itemsSuite } from './conformance/items.ts';
 import { listsSuite } from './conformance/lists.ts';
@@ -15,6 +16,8 @@ describe(host.name, () => {
   eventsSuite(host);
   listsSuite(host);
   viewLinksSuite(host);
+  // Each client as the address it connects from, which the CLI passes on in CF-Connecting-IP.
+  clientLimitsSuite(host, { streamsOnly: true });
 });
 refusedBodiesSuite(wranglerDev, 2);
 afterAll(stopWorkerd);

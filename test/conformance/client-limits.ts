@@ -1,4 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { DEFAULT_APP_CONFIG } from '../../src/config.ts';
 import { LISTS_PATH, listPathOf, namedListPaths } from '../../src/model/resources.ts';
 import { expectProblem, sendJson } from '../support/api.ts';
 import { useService, type TestHost, type TestService } from '../support/hosts.ts';
@@ -26,8 +27,17 @@ function clientAt(service: TestService, address: string) {
   };
 }
 
-/** docs/api.md, Limits per client: list creations a minute, and open event streams. */
-export function clientLimitsSuite(host: TestHost) {
+/**
+ * docs/api.md, Limits per client: list creations a minute, and open event streams. `streamsOnly`
+ * where the host's creation limit is fixed at its start (`wrangler dev`, by `wrangler.toml`).
+ */
+export function clientLimitsSuite(host: TestHost, { streamsOnly = false } = {}) {
+  if (!streamsOnly) creationLimits(host);
+  streamLimits(host);
+  if (!streamsOnly) defaultLimits(host);
+}
+
+function creationLimits(host: TestHost) {
   describe('list creations per client address', () => {
     const api = useService(host, { limits: { listsPerMinute: LISTS_PER_MINUTE } });
     const create = (address: string, init: RequestInit = { method: 'POST' }) =>
@@ -92,7 +102,9 @@ export function clientLimitsSuite(host: TestHost) {
       expect((await create(address)).status).toBe(201);
     });
   });
+}
 
+function streamLimits(host: TestHost) {
   describe('event streams per client address', () => {
     // Some hosts hear that a client left only when a write to it fails, at the latest at the
     // next heartbeat: keep that short.
@@ -159,6 +171,45 @@ export function clientLimitsSuite(host: TestHost) {
       await streamAs(address, sse);
       await api().fetch(listPathOf(id), { method: 'DELETE' });
       await expect.poll(() => openedFrom(api(), address), { timeout: 5000 }).toBe(true);
+    });
+  });
+}
+
+function defaultLimits(host: TestHost) {
+  describe('with the documented defaults', () => {
+    const { listsPerMinute } = DEFAULT_APP_CONFIG.limits;
+    const { maxClientsPerAddress } = DEFAULT_APP_CONFIG.sse;
+    const api = useService(host, {
+      limits: { listsPerMinute },
+      sse: { maxClientsPerAddress, heartbeatSeconds: 1 },
+    });
+
+    it('refuses the 31st list creation in a minute from one address, and not another’s', async () => {
+      const address = newAddress();
+      const statuses = [];
+      for (let made = 0; made <= listsPerMinute; made += 1) {
+        const response = await api().fetchFrom(address, LISTS_PATH, { method: 'POST' });
+        await response.body?.cancel();
+        statuses.push(response.status);
+      }
+      const other = await api().fetchFrom(newAddress(), LISTS_PATH, { method: 'POST' });
+      await other.body?.cancel();
+      expect([
+        statuses.filter((status) => status === 201).length,
+        statuses.at(-1),
+        other.status,
+      ]).toEqual([listsPerMinute, 429, 201]);
+    });
+
+    it('refuses the 51st open stream of one address, and not another’s', async () => {
+      const address = newAddress();
+      for (let open = 0; open < maxClientsPerAddress; open += 1) {
+        const stream = await openStream(clientAt(api(), address));
+        onTestFinished(() => stream.close());
+      }
+      const refused = await api().fetchFrom(address, api().paths.sse);
+      await refused.body?.cancel();
+      expect([refused.status, await openedFrom(api(), newAddress())]).toEqual([429, true]);
     });
   });
 }
