@@ -1,13 +1,19 @@
+import { hash } from 'node:crypto';
+import { loggedPath } from '../../../src/http/router.ts';
 import { DEFAULT_LIST_PATHS } from '../../../src/model/resources.ts';
-
-const EVENTS_PATH = DEFAULT_LIST_PATHS.sse;
 import type { BrowserProblem } from './browser-problems.ts';
 import type { Service } from './service.ts';
 import type { TodoPage } from './todo-page.ts';
 
-/** How many event streams the service has opened, of the default list unless told. */
+const EVENTS_PATH = DEFAULT_LIST_PATHS.sse;
+
+/**
+ * How many event streams the service has opened, of the default list unless told, as its log
+ * shows them: a list's id there is its tag (docs/configuration.md, Logs).
+ */
 export function streamsServed(service: Service, path = EVENTS_PATH): number {
-  return service.requests().filter((request) => request.path === path && request.status === 200)
+  const logged = loggedPath(path, (id) => hash('sha256', id, 'base64url').slice(0, 8));
+  return service.requests().filter((request) => request.path === logged && request.status === 200)
     .length;
 }
 
