@@ -27,7 +27,7 @@ interface Host {
   readonly Response: typeof Response;
   /** Whether a declared body comes at exactly its length, as from an HTTP/1.1 parser. */
   readonly contentLengthIsExact: boolean;
-  /** How each event stream is made: a web `TransformStream`, or a Durable Object's socket. */
+  /** How each event stream is made: a web `TransformStream`, Node's response, or a socket. */
   readonly openEventChannel: OpenEventChannel;
   /** False on workerd, where the worker writes them, so that the list's object can hibernate. */
   readonly writesHeartbeats: boolean;

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { DROPPED_CLIENT_GRACE_MS } from '../../src/live/web-event-channel.ts';
 import { useNodeServer } from '../support/node-server.ts';
 import { RawConnection } from '../support/raw-client.ts';
 import { sequenceOf } from '../support/sse.ts';
@@ -32,29 +33,31 @@ async function openPausedStream(url: string, server: Server): Promise<PausedStre
   return { connection, serverSide };
 }
 
-/**
- * Creates items until the kernel holds all it will of the stream (megabytes on loopback) and
- * Node's buffer for the socket is full, then one batch more: from there on the stream queues
- * the changes itself. Returns how many items were created.
- */
-async function fillPastTheSocket(url: string, { serverSide }: PausedStream): Promise<number> {
+/** Creates BATCH items of about 4 KB each at once. */
+async function createBatch(url: string): Promise<void> {
   const create = () =>
     fetch(`${url}/api/todos`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ title: TITLE }),
     }).then((response) => response.status);
-  const createBatch = async () => {
-    const statuses = await Promise.all(Array.from({ length: BATCH }, create));
-    expect(statuses.filter((status) => status !== 201)).toEqual([]);
-  };
+  const statuses = await Promise.all(Array.from({ length: BATCH }, create));
+  expect(statuses.filter((status) => status !== 201)).toEqual([]);
+}
+
+/**
+ * Creates items until the kernel holds all it will of the stream (megabytes on loopback) and
+ * Node's buffer for the socket is full, then one batch more: from there on the stream queues
+ * the changes itself. Returns how many items were created.
+ */
+async function fillPastTheSocket(url: string, { serverSide }: PausedStream): Promise<number> {
   let changes = 0;
   while (serverSide.writableLength < serverSide.writableHighWaterMark && changes < MAX_CHANGES) {
-    await createBatch();
+    await createBatch(url);
     changes += BATCH;
   }
   expect(serverSide.writableLength).toBeGreaterThanOrEqual(serverSide.writableHighWaterMark);
-  await createBatch();
+  await createBatch(url);
   return changes + BATCH;
 }
 
@@ -124,5 +127,25 @@ describe("the Node host's event streams on the wire", () => {
       true,
       true,
     ]);
+  }, 60000);
+
+  it('cuts the stream of a client it dropped once it has not read again for 10 s', async () => {
+    const stream = await openPausedStream(running().url, running().server);
+    await fillPastTheSocket(running().url, stream);
+    // Past its backlog the client is dropped: the server ends its stream, and waits.
+    for (let i = 0; i < MAX_CHANGES && running().app.events.openCount > 0; i += BATCH) {
+      await createBatch(running().url);
+    }
+    expect(running().app.events.openCount).toBe(0);
+    const dropped = performance.now();
+    await once(stream.serverSide, 'close');
+    const waited = performance.now() - dropped;
+    stream.connection.socket.resume();
+    await stream.connection.closed;
+    // Timers fire late, never early; a stream that ended cleanly ends with the last chunk.
+    expect([
+      waited >= DROPPED_CLIENT_GRACE_MS - 50,
+      stream.connection.text.endsWith('\r\n0\r\n\r\n'),
+    ]).toEqual([true, false]);
   }, 60000);
 });

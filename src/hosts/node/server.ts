@@ -14,6 +14,7 @@ import { fileAssets, PROJECT_ROOT } from './file-assets.ts';
 import { REQUEST_MESSAGE, type Logger, type RequestLine } from './logger.ts';
 import { clientAddressIn, type NodeConfig } from './node-config.ts';
 import { answerClientErrorsInOrder } from './client-errors.ts';
+import { openNodeEventChannel } from './node-event-channel.ts';
 import { closeGracefully } from './shutdown.ts';
 
 const IN_FLIGHT = Symbol('requests in flight');
@@ -74,6 +75,7 @@ export async function startNodeServer(
       // Node's parser ends a body at its Content-Length; what follows is the next request.
       contentLengthIsExact: true,
       afterAnswers: setImmediate,
+      openEventChannel: openNodeEventChannel,
       clientAddressOf: clientAddressIn(config.server, (request) => addresses.get(request)),
     },
   });
