@@ -49,6 +49,11 @@ export class HttpProblem extends Error {
   }
 }
 
+/** The answer to an unexpected error: generic, as its cause is for the log only. */
+export function serverFailure(): HttpProblem {
+  return new HttpProblem(500, 'The server could not answer this request. Try again.');
+}
+
 /** A route's answer to a method it does not serve: 405 with the methods it does. */
 export function methodNotAllowed(allow: string) {
   return (request: Request): never => {

@@ -1,5 +1,5 @@
 import { Router, type IRequest, type RouteEntry, type RouterType } from 'itty-router';
-import { HttpProblem } from './problem.ts';
+import { HttpProblem, serverFailure } from './problem.ts';
 import { requestIdOf } from './request.ts';
 import { isApiPath, Responses } from './responses.ts';
 
@@ -22,8 +22,7 @@ export function createHandler(
     const api = isApiPath(pathOf(request.url));
     if (error instanceof HttpProblem) return responses.problem(error, api);
     reportError(error, request, responses.requestId);
-    const failure = new HttpProblem(500, 'The server could not answer this request. Try again.');
-    return responses.problem(failure, api);
+    return responses.problem(serverFailure(), api);
   };
 
   const router: Routes = Router<IRequest, [Responses]>();

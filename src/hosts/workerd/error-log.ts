@@ -24,7 +24,9 @@ async function loggedPathOf(url: string): Promise<string> {
 export const reportError: ErrorReporter = (error, request, requestId) => {
   const stack = error instanceof Error ? (error.stack ?? String(error)) : error;
   if (request === undefined) return console.error('unexpected error:', stack);
-  void loggedPathOf(request.url).then((path) =>
-    console.error(`unexpected error: ${request.method} ${path} ${requestId}`, stack),
+  // A path no hash can be made of still gets its error logged, with no path.
+  void loggedPathOf(request.url).then(
+    (path) => console.error(`unexpected error: ${request.method} ${path} ${requestId}`, stack),
+    () => console.error(`unexpected error: ${request.method} ${requestId}`, stack),
   );
 };

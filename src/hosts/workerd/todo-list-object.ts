@@ -70,18 +70,17 @@ export class TodoListObject extends DurableObject<Env> {
     const idBytes = Uint8Array.from(ctx.id.toString().match(/../g)!, (hex) => parseInt(hex, 16));
     this.#listId = isDefault ? undefined : base64UrlOf(idBytes);
     this.#sockets = new EventSockets(ctx, () => this.#list());
-    const { storage } = ctx;
     const lists = singleList({
       listId: this.#listId,
       keepDefault: config.storage === 'sqlite',
       // The output gate holds answers back until the writes are durable: none outruns its commit.
       sql: {
         all: <Row extends object>(sql: string, ...params: (string | number | null)[]) =>
-          storage.sql.exec(sql, ...params).toArray() as Row[],
-        run: (sql, ...params) => void storage.sql.exec(sql, ...params),
-        transaction: (work) => storage.transactionSync(work),
+          ctx.storage.sql.exec(sql, ...params).toArray() as Row[],
+        run: (sql, ...params) => void ctx.storage.sql.exec(sql, ...params),
+        transaction: (work) => ctx.storage.transactionSync(work),
       },
-      deleteAll: () => storage.deleteAll(),
+      deleteAll: () => ctx.storage.deleteAll(),
     });
     this.app = createApp({
       listRoutesOnly: true,
@@ -90,11 +89,12 @@ export class TodoListObject extends DurableObject<Env> {
       viewIds: new ViewIds(config.viewSecret),
       host: { openEventChannel: this.#sockets.open, writesHeartbeats: false, reportError },
     });
-    void ctx.blockConcurrencyWhile(async () => {
-      // What the streams send of the list itself (a rename, its deletion) holds its view id.
+    const adoptStreams = async () => {
       if (ctx.getWebSockets().length > 0) await this.#list()?.viewId();
       this.#sockets.adoptAll();
-    });
+    };
+    // What streams send of the list holds its view id. A failure resets the object, logged.
+    ctx.blockConcurrencyWhile(adoptStreams).catch((error: unknown) => reportError(error));
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { AssetSource } from '../../api/static-files.ts';
 import { createApp } from '../../app.ts';
 import { ConfigError } from '../../config.ts';
-import { HttpProblem } from '../../http/problem.ts';
+import { HttpProblem, serverFailure } from '../../http/problem.ts';
 import { IDEMPOTENCY_KEY, requestIdOf } from '../../http/request.ts';
 import { isApiPath, Responses } from '../../http/responses.ts';
 import { pathOf, type Handler } from '../../http/router.ts';
@@ -127,14 +127,15 @@ async function route(request: Request, env: Env): Promise<Response> {
   const { config, viewIds, handler, streams } = isolate;
   const list = await listObjectOf(pathOf(request.url), env, viewIds);
   if (list?.stream && request.method === 'GET') {
-    let free: () => void;
+    const responses = new Responses(Response, requestIdOf(request));
     try {
-      free = streams.take(clientAddressOf(request));
-    } catch (problem) {
-      const responses = new Responses(Response, requestIdOf(request));
-      return Promise.resolve(responses.problem(problem as HttpProblem, true));
+      const free = streams.take(clientAddressOf(request));
+      return await relayEvents(request, list.object, config.app.sse.heartbeatSeconds, free);
+    } catch (error) {
+      // The object failed to answer (it was reset, say): as any unexpected error, logged.
+      if (!(error instanceof HttpProblem)) reportError(error, request, responses.requestId);
+      return responses.problem(error instanceof HttpProblem ? error : serverFailure(), true);
     }
-    return relayEvents(request, list.object, config.app.sse.heartbeatSeconds, free);
   }
   if (list === undefined) return answerAfterBody(request, handler);
   // One byte over the limit is all the object's handler needs to refuse a body.
