@@ -91,6 +91,7 @@ export function withoutRetry(bytes: Uint8Array): Uint8Array {
 /** The longest line read as a possible `id` field; an id is short, a data line may be huge. */
 const LONGEST_ID_LINE = 256;
 const ID_FIELD = /^id: ?(.*)$/;
+const ID_START = 'i'.charCodeAt(0);
 
 /**
  * Follows the SSE messages in a stream's bytes as they are passed on (LF-ended lines, as the
@@ -124,8 +125,11 @@ export class PassedMessages {
   }
 
   #extendLine(part: Uint8Array): void {
+    if (part.byteLength === 0) return;
+    // Only a line that may be an `id` field is kept: a data line, the most, is only counted.
+    const kept = this.#lineBytes === 0 ? part[0] === ID_START : this.#lineStart.byteLength > 0;
     const room = LONGEST_ID_LINE - this.#lineStart.byteLength;
-    if (room > 0 && part.byteLength > 0) {
+    if (kept && room > 0) {
       this.#lineStart = concatBytes([this.#lineStart, part.subarray(0, room)]);
     }
     this.#lineBytes += part.byteLength;
@@ -137,8 +141,8 @@ export class PassedMessages {
       this.#idInMessage = undefined;
       this.#inMessage = false;
     } else {
-      const id = ID_FIELD.exec(decoder.decode(this.#lineStart));
-      if (id !== null && this.#lineBytes <= LONGEST_ID_LINE) this.#idInMessage = id[1];
+      const id = this.#lineStart.byteLength > 0 && ID_FIELD.exec(decoder.decode(this.#lineStart));
+      if (id && this.#lineBytes <= LONGEST_ID_LINE) this.#idInMessage = id[1];
       this.#inMessage = true;
     }
     this.#lineStart = new Uint8Array(0);
