@@ -9,6 +9,8 @@ export interface AppConfig {
     readonly maxItems: number;
     /** Most named lists one client address makes in a minute; one more answers 429. */
     readonly listsPerMinute: number;
+    /** How long a list remembers an item create's `Idempotency-Key`, in hours. */
+    readonly idempotencyKeyHours: number;
   };
   readonly sse: {
     readonly heartbeatSeconds: number;
@@ -21,7 +23,13 @@ export interface AppConfig {
 
 /** The documented defaults (docs/configuration.md); `config/prod.yaml` keeps them. */
 export const DEFAULT_APP_CONFIG: AppConfig = {
-  limits: { maxBodyBytes: 16384, maxTitleLength: 1000, maxItems: 10000, listsPerMinute: 30 },
+  limits: {
+    maxBodyBytes: 16384,
+    maxTitleLength: 1000,
+    maxItems: 10000,
+    listsPerMinute: 30,
+    idempotencyKeyHours: 24,
+  },
   sse: { heartbeatSeconds: 15, replayEvents: 1000, maxClients: 10000, maxClientsPerAddress: 50 },
 };
 
@@ -70,6 +78,7 @@ export const APP_CONFIG_RULES: RulesOf<AppConfig> = {
     maxTitleLength: integer(1),
     maxItems: integer(1),
     listsPerMinute: integer(1),
+    idempotencyKeyHours: integer(1),
   },
   sse: {
     heartbeatSeconds: integer(1, Math.floor(MAX_TIMER_MS / 1000)),

@@ -1,5 +1,7 @@
 import { DatabaseSync } from 'node:sqlite';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { DEFAULT_APP_CONFIG } from '../src/config.ts';
+import { FOLD_EVERY } from '../src/storage/list-writer.ts';
 import { LISTS_PATH, listPathOf, namedListPaths } from '../src/model/resources.ts';
 import { expectProblem, sendJson, type TodoJson } from './support/api.ts';
 import { freshFile } from './support/fresh-file.ts';
@@ -8,8 +10,8 @@ import { answerOf, keyed } from './conformance/idempotency.ts';
 
 type Service = ReturnType<typeof sqliteService>;
 
-const createItem = (service: Service, title: string, path = '/api/todos') =>
-  service.fetch(path, keyed({ title }));
+const createItem = (service: Service, title: string, path = '/api/todos', key?: string) =>
+  service.fetch(path, keyed({ title }, key));
 
 const list = async (service: Service, path = '/api/todos') =>
   (await (await service.fetch(path)).json()) as TodoJson[];
@@ -27,14 +29,26 @@ async function makeAndDeleteKeyed(service: Service, count: number): Promise<stri
   return keys;
 }
 
-/** How many rows `list_keys` holds in `file`, read as another process would. */
-function keyRowsIn(file: string): number {
+/** How many rows `table` holds in `file`, read as another process would. */
+function rowsIn(file: string, table: string): number {
   const db = new DatabaseSync(file);
   try {
-    return (db.prepare('SELECT COUNT(*) AS n FROM list_keys').get() as { n: number }).n;
+    return (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
   } finally {
     db.close();
   }
+}
+
+/** Turns `file` back into format 1, which kept an item's key beside its kept change. */
+function asFormatOne(file: string): void {
+  const db = new DatabaseSync(file);
+  db.exec(`CREATE TABLE list_change_keys (
+     list TEXT NOT NULL, sequence INTEGER NOT NULL, idempotency_key TEXT NOT NULL,
+     PRIMARY KEY (list, sequence)) WITHOUT ROWID;
+   INSERT INTO list_change_keys SELECT list, sequence, idempotency_key FROM item_keys;
+   DROP TABLE item_keys;
+   UPDATE storage_format SET version = 1`);
+  db.close();
 }
 
 describe('Idempotency-Key with the lists kept in SQLite', () => {
@@ -68,15 +82,48 @@ describe('Idempotency-Key with the lists kept in SQLite', () => {
     await expectProblem(await createItem(sqliteService(opened(file)), 'Bread'), 422);
   });
 
-  it('takes a key as new after a restart once its change is no longer kept', async () => {
+  it('answers a retried item create as the first after a restart, its change no longer kept', async () => {
     const file = freshFile();
     const first = sqliteService(opened(file), { replayEvents: 1 });
-    await createItem(first, 'Buy milk');
+    const answered = await answerOf(await createItem(first, 'Buy milk'));
     await first.fetch('/api/todos', sendJson('POST', { title: 'Bread' }));
+    await first.fetch('/api/todos', sendJson('POST', { title: 'Jam' }));
     first.app.close();
     const second = sqliteService(opened(file), { replayEvents: 1 });
-    expect((await createItem(second, 'Buy milk')).status).toBe(201);
-    expect(await list(second)).toHaveLength(3);
+    expect(await answerOf(await createItem(second, 'Buy milk'))).toEqual(answered);
+  });
+
+  it('takes a key as new after a restart once limits.idempotencyKeyHours have passed', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    onTestFinished(() => void vi.useRealTimers());
+    const file = freshFile();
+    const first = sqliteService(opened(file));
+    const answered = await answerOf(await createItem(first, 'Buy milk'));
+    first.app.close();
+    vi.setSystemTime(Date.now() + DEFAULT_APP_CONFIG.limits.idempotencyKeyHours * 3_600_000);
+    const again = await answerOf(await createItem(sqliteService(opened(file)), 'Buy milk'));
+    expect([again.status, again.location === answered.location]).toEqual([201, false]);
+  });
+
+  it('keeps no more rows in item_keys than limits.maxItems plus 1024', async () => {
+    const file = freshFile();
+    const service = sqliteService(opened(file), { maxItems: 2 });
+    // More keys than the bound: only trimming keeps the rows under it.
+    for (let made = 0; made < FOLD_EVERY + 10; made += 1) {
+      const created = await createItem(service, 'Buy milk', '/api/todos', `"k${made}"`);
+      await service.fetch(created.headers.get('location')!, { method: 'DELETE' });
+    }
+    expect([FOLD_EVERY, rowsIn(file, 'item_keys') <= 2 + FOLD_EVERY]).toEqual([1024, true]);
+  });
+
+  it('reads a file of format 1, answering its kept item keys as the first', async () => {
+    const file = freshFile();
+    const first = sqliteService(opened(file));
+    const answered = await answerOf(await createItem(first, 'Buy milk'));
+    first.app.close();
+    asFormatOne(file);
+    const retry = await answerOf(await createItem(sqliteService(opened(file)), 'Buy milk'));
+    expect([retry, rowsIn(file, 'item_keys')]).toEqual([answered, 1]);
   });
 
   it('answers a retried list create as the first after a restart', async () => {
@@ -127,7 +174,7 @@ describe('Idempotency-Key with the lists kept in SQLite', () => {
   it('keeps no more rows in list_keys than limits.maxLists deleted lists', async () => {
     const file = freshFile();
     await makeAndDeleteKeyed(sqliteService(opened(file), { maxLists: 2 }), 5);
-    expect(keyRowsIn(file)).toBe(2);
+    expect(rowsIn(file, 'list_keys')).toBe(2);
   });
 
   it('answers 409 to a retry while the first create waits for its commit', async () => {

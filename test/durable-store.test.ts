@@ -217,7 +217,7 @@ describe('the list kept in SQLite', () => {
     const before = tables();
     expect(() => openStorageAt(file)).toThrow(
       `cannot use the storage file ${file}: its tables are of a format from before formats ` +
-        'were numbered, which this version of the service does not read (it reads format 1); ' +
+        'were numbered, which this version of the service does not read (it reads format 2); ' +
         'nothing in it was changed. Move it aside to start with empty lists, or run the ' +
         'version that wrote it.',
     );
@@ -228,8 +228,8 @@ describe('the list kept in SQLite', () => {
     const file = freshFile();
     const db = opened(file);
     appOn(db).app.close();
-    db.run('UPDATE storage_format SET version = 2');
-    expect(() => openStorageAt(file)).toThrow(/its tables are of format 2, which this version/);
+    db.run('UPDATE storage_format SET version = 3');
+    expect(() => openStorageAt(file)).toThrow(/its tables are of format 3, which this version/);
   });
 
   it('brings back titles exactly as sent, a lone surrogate among them, when opened again', async () => {

@@ -5,6 +5,7 @@ import { DROPPED_CLIENT_GRACE_MS } from '../src/live/web-event-channel.ts';
 import { localLists, memoryListStores } from '../src/lists/local-lists.ts';
 import type { Change } from '../src/store/changes.ts';
 import { ListStore } from '../src/store/list-store.ts';
+import { NO_HISTORY } from './support/hosts.ts';
 
 /** A create whose body is `body`, streamed as a client without Content-Length sends it. */
 function streamedCreate(body: ReadableStream<Uint8Array>, headers: Record<string, string> = {}) {
@@ -169,9 +170,45 @@ const appOn = (store: ListStore) =>
     lists: localLists({ stores: { ...memoryListStores, openDefault: () => store }, maxLists: 1 }),
   });
 
+describe('the handler keeping Idempotency-Keys for limits.idempotencyKeyHours', () => {
+  const HOUR_MS = 3_600_000;
+  const create = (app: App) =>
+    app.fetch(
+      new Request('http://localhost/api/todos', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': '"k"' },
+        body: '{"title":"Buy milk"}',
+      }),
+    );
+
+  /** The handler keeping keys for an hour, on a clock the test moves. */
+  function appKeepingKeysAnHour(): App {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    onTestFinished(() => void vi.useRealTimers());
+    const limits = { ...DEFAULT_APP_CONFIG.limits, idempotencyKeyHours: 1 };
+    return createApp({ config: { ...DEFAULT_APP_CONFIG, limits } });
+  }
+
+  it('answers a retry as the first until the window ends', async () => {
+    const app = appKeepingKeysAnHour();
+    const first = (await create(app)).headers.get('location');
+    vi.setSystemTime(Date.now() + HOUR_MS - 1);
+    const retry = await create(app);
+    expect([retry.status, retry.headers.get('location')]).toEqual([201, first]);
+  });
+
+  it('takes the key as new once the window has passed', async () => {
+    const app = appKeepingKeysAnHour();
+    const first = (await create(app)).headers.get('location');
+    vi.setSystemTime(Date.now() + HOUR_MS);
+    const again = await create(app);
+    expect([again.status, again.headers.get('location') === first]).toEqual([201, false]);
+  });
+});
+
 describe('the store announcing changes', () => {
   it('stops announcing to a subscriber that unsubscribed', async () => {
-    const store = new ListStore({ keepChanges: 0, reportError: () => {} });
+    const store = new ListStore({ ...NO_HISTORY, reportError: () => {} });
     const seen: Change[] = [];
     const unsubscribe = store.subscribe((change) => seen.push(change));
     unsubscribe();
@@ -181,7 +218,7 @@ describe('the store announcing changes', () => {
 
   it('keeps a change and the other subscribers when one subscriber throws', async () => {
     const reported: unknown[] = [];
-    const store = new ListStore({ keepChanges: 0, reportError: (error) => reported.push(error) });
+    const store = new ListStore({ ...NO_HISTORY, reportError: (error) => reported.push(error) });
     const seen: Change[] = [];
     store.subscribe(() => {
       throw new Error('listener bug');

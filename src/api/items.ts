@@ -10,7 +10,8 @@ import type { ViewIds } from '../lists/list-id.ts';
 import { noSuchList, reachNamedList, refuseViewOnly } from '../lists/live-list.ts';
 import type { ListDirectory, ListRoute, LiveList } from '../lists/live-list.ts';
 import { LISTS_PATH } from '../model/resources.ts';
-import { itemToReplay, type StoredTodo } from '../store/changes.ts';
+import type { StoredTodo } from '../store/changes.ts';
+import { itemToReplay } from '../store/idempotency.ts';
 import { todoFieldsOf } from './fields.ts';
 
 export interface ListRouteDeps {
@@ -84,7 +85,7 @@ export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
       );
     }
     const created = earlier
-      ? itemToReplay(earlier.created, earlier.committed, fields)
+      ? itemToReplay(earlier.item, earlier.committed, fields)
       : await store.create(fields, key);
     return itemAnswer(responses, 201, created, `${paths.todos}/${created.todo.id}`);
   };

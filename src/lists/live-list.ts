@@ -41,7 +41,11 @@ export interface ListDirectory {
 export type OpenListDirectory = (context: ListContext) => ListDirectory;
 
 export function storeOptionsOf({ config, host }: ListContext): StoreOptions {
-  return { keepChanges: config.sse.replayEvents, reportError: (error) => host.reportError(error) };
+  return {
+    keepChanges: config.sse.replayEvents,
+    keys: { hours: config.limits.idempotencyKeyHours, most: config.limits.maxItems },
+    reportError: (error) => host.reportError(error),
+  };
 }
 
 /** One answer for every id that names no list (never made, deleted, not an id): none says which. */

@@ -1,7 +1,8 @@
 import { HttpProblem } from '../http/problem.ts';
 import type { ListStores, StoreOptions } from '../storage/kept-lists.ts';
 import type { KeyedList } from '../storage/schema.ts';
-import { firstRequestUnanswered, listToReplay, type StoredList } from '../store/changes.ts';
+import type { StoredList } from '../store/changes.ts';
+import { firstRequestUnanswered, listToReplay } from '../store/idempotency.ts';
 import { ListStore } from '../store/list-store.ts';
 import { newListId } from './list-id.ts';
 import { LiveList, storeOptionsOf, type ListContext } from './live-list.ts';

@@ -1,8 +1,9 @@
 import { openListStore } from '../storage/kept-lists.ts';
-import { hasListRow, isPrepared, keptListKeys, listKeyRow } from '../storage/schema.ts';
+import { hasListRow, isPrepared, keptListKeys, listRowsDeletion } from '../storage/schema.ts';
 import { newListRows, prepare } from '../storage/schema.ts';
 import { immediateWrites, runStatements, type SqlDatabase } from '../storage/sql.ts';
-import { listToReplay, type StoredList } from '../store/changes.ts';
+import type { StoredList } from '../store/changes.ts';
+import { listToReplay } from '../store/idempotency.ts';
 import { ListStore } from '../store/list-store.ts';
 import { LiveList, storeOptionsOf, type ListContext } from './live-list.ts';
 import type { ListDirectory, OpenListDirectory } from './live-list.ts';
@@ -34,7 +35,6 @@ export function singleList(options: SingleListOptions): OpenListDirectory {
     let list: LiveList | undefined;
     const open = () => {
       if (!keepDefault) return new LiveList(new ListStore(storeOptionsOf(context)), context);
-      prepare(sql);
       return openKept(sql, '', context);
     };
     return {
@@ -49,8 +49,9 @@ export function singleList(options: SingleListOptions): OpenListDirectory {
   };
 }
 
-/** The list kept in `sql` under the key `''`, its id `listId`. */
+/** The list kept in `sql` under the key `''`, its id `listId`, in today's format. */
 function openKept(sql: SqlDatabase, listId: string, context: ListContext): LiveList {
+  prepare(sql);
   const store = openListStore(sql, immediateWrites(sql), '', listId, storeOptionsOf(context));
   return new LiveList(store, context);
 }
@@ -101,18 +102,18 @@ class NamedListDirectory implements ListDirectory {
   async delete(list: LiveList): Promise<void> {
     // Gone at once for the requests that come while the storage is wiped; back if that fails.
     this.#list = null;
-    const keyed = this.#keys();
-    const { sql } = this.#options;
+    const { sql, deleteAll } = this.#options;
+    // A list made with a key keeps the key in the transaction that removes the rest: no crash
+    // leaves the list gone and its key free to make it again.
+    const wipe =
+      this.#keys().length > 0
+        ? async () => sql.transaction(() => runStatements(sql, listRowsDeletion('')))
+        : deleteAll;
     try {
-      await list.delete(() => this.#options.deleteAll());
+      await list.delete(wipe);
     } catch (error) {
       this.#list = list;
       throw error;
-    }
-    // The key the list was made with stays, so that it cannot make the list again.
-    if (keyed.length > 0) {
-      prepare(sql);
-      sql.transaction(() => runStatements(sql, keyed.map(listKeyRow)));
     }
   }
 

@@ -7,7 +7,7 @@ import { hasListRow, keptListKeys, listDeletion, newListRows, prepare } from './
 import type { KeyedList } from './schema.ts';
 import { writeAll, runStatements, type SqlDatabase, type SqlWrites } from './sql.ts';
 
-export type StoreOptions = Pick<ListStoreOptions, 'keepChanges' | 'reportError'>;
+export type StoreOptions = Pick<ListStoreOptions, 'keepChanges' | 'keys' | 'reportError'>;
 
 /** Where a process's lists are kept: in memory only, or in durable storage as well. */
 export interface ListStores {
@@ -57,9 +57,9 @@ export function openListStore(
 ): ListStore {
   const { start, itemRows } = db.transaction(() => {
     if (!hasListRow(db, key)) runStatements(db, newListRows(key, { id: listId, title: '' }));
-    return readKeptList(db, key, listId, options.keepChanges);
+    return readKeptList(db, key, listId, options);
   });
-  const writer = new ListWriter(writes, key, options.keepChanges, itemRows);
+  const writer = new ListWriter(writes, key, options, itemRows);
   return new ListStore({ ...options, start, persist: writer.persist.bind(writer) });
 }
 
@@ -67,11 +67,14 @@ interface ChangeRow {
   sequence: number;
   type: Change['type'];
   data: string;
-  idempotency_key: string | null;
 }
 
-/** The list as its item rows hold it, the changes after them replayed, and its latest changes. */
-function readKeptList(db: SqlDatabase, key: string, listId: string, keepChanges: number) {
+/**
+ * The list as its item rows hold it, the changes after them replayed, its latest changes, and
+ * its item keys still in their window.
+ */
+function readKeptList(db: SqlDatabase, key: string, listId: string, options: StoreOptions) {
+  const { keepChanges, keys } = options;
   type ListRow = { title_json: string; title_version: string; run: string; sequence: number };
   const [row] = db.all<ListRow & { items_at: number }>(
     'SELECT title_json, title_version, run, sequence, items_at FROM lists WHERE list = ?',
@@ -89,9 +92,7 @@ function readKeptList(db: SqlDatabase, key: string, listId: string, keepChanges:
   }
   const changes = db
     .all<ChangeRow>(
-      `SELECT sequence, type, data, idempotency_key FROM list_changes
-         LEFT JOIN list_change_keys USING (list, sequence)
-         WHERE list = ? AND sequence > ? ORDER BY sequence`,
+      'SELECT sequence, type, data FROM list_changes WHERE list = ? AND sequence > ? ORDER BY sequence',
       ...[key, Math.min(itemsAt, sequence - keepChanges)],
     )
     .map((change) => ({ sequence: change.sequence, change: changeOf(run, change) }));
@@ -116,16 +117,30 @@ function readKeptList(db: SqlDatabase, key: string, listId: string, keepChanges:
     resource: { info, version: row!.title_version },
     items: [...items.values()],
     changes: recent.map((kept) => kept.change),
+    keys: db
+      .all<{ idempotency_key: string; sequence: number; made_at: number; data: string }>(
+        `SELECT idempotency_key, sequence, made_at, data FROM item_keys
+           WHERE list = ? AND made_at > ? ORDER BY sequence`,
+        ...[key, Date.now() - keys.hours * 3_600_000],
+      )
+      .map((kept) => ({
+        key: kept.idempotency_key,
+        item: itemOf(kept.data, eventIdOf({ run, sequence: kept.sequence })),
+        at: kept.made_at,
+      })),
   };
   return { start, itemRows: { sequence: itemsAt, after } };
 }
 
 /** A kept change; a deleted item's version is not kept, and the change's own id stands for it. */
-function changeOf(run: string, { type, data, sequence, idempotency_key: key }: ChangeRow): Change {
+function changeOf(run: string, { type, data, sequence }: ChangeRow): Change {
   const id = eventIdOf({ run, sequence });
   if (type === 'list-renamed') {
     return { type, id, list: { info: JSON.parse(data) as ListInfo, version: id } };
   }
-  const item = { todo: JSON.parse(data) as Todo, version: id, json: data };
-  return key === null ? { type, id, item } : { type, id, item, key };
+  return { type, id, item: itemOf(data, id) };
+}
+
+function itemOf(json: string, version: string): StoredTodo {
+  return { todo: JSON.parse(json) as Todo, version, json };
 }

@@ -1,4 +1,4 @@
-import { jsonOf, type Change, type ItemChange } from '../store/changes.ts';
+import { jsonOf, type Change, type ItemChange, type KeyBounds } from '../store/changes.ts';
 import { statement, type SqlStatement, type SqlWrites } from './sql.ts';
 import type { Transaction, WriteDone } from './sql.ts';
 
@@ -24,12 +24,14 @@ export interface ItemRowsAt {
  * One list's changes on their way to SQLite, each a write: its row (and a create's key), for a
  * rename the title. A transaction's changes move the sequence with one statement, its parameter
  * moved on by each. Every `FOLD_EVERY` changes one also folds the changes into the item rows, and
- * only then trims the kept changes: an unfolded change is the only record of what it did.
+ * only then trims the kept changes (an unfolded change is the only record of what it did) and the
+ * item keys, so that a list's rows of keys are at most `KeyBounds.most` plus `FOLD_EVERY`.
  */
 export class ListWriter {
   readonly #writes: SqlWrites;
   readonly #listKey: string;
   readonly #keepChanges: number;
+  readonly #keys: KeyBounds;
   /** The sequence statement of the transaction being formed, if any, and its parameters. */
   #moving: { readonly within: Transaction; readonly params: [number, string, number] } | undefined;
   /** The sequence the committed item rows hold. */
@@ -39,10 +41,16 @@ export class ListWriter {
   /** The sequences of the changes whose writes fold, not yet committed, in order. */
   readonly #folding: number[] = [];
 
-  constructor(writes: SqlWrites, listKey: string, keepChanges: number, itemRows: ItemRowsAt) {
+  constructor(
+    writes: SqlWrites,
+    listKey: string,
+    { keepChanges, keys }: { keepChanges: number; keys: KeyBounds },
+    itemRows: ItemRowsAt,
+  ) {
     this.#writes = writes;
     this.#listKey = listKey;
     this.#keepChanges = keepChanges;
+    this.#keys = keys;
     this.#foldedAt = itemRows.sequence;
     this.#unfolded = [...itemRows.after];
   }
@@ -74,11 +82,11 @@ export class ListWriter {
           ...[JSON.stringify(info.title), version, listKey],
         ),
       );
-    } else if (change.key !== undefined && this.#keepChanges > 0) {
+    } else if (change.key !== undefined) {
       rows.push(
         statement(
-          'INSERT INTO list_change_keys (list, sequence, idempotency_key) VALUES (?, ?, ?)',
-          ...[listKey, sequence, change.key],
+          'INSERT INTO item_keys (list, sequence, idempotency_key, made_at, data) VALUES (?, ?, ?, ?, ?)',
+          ...[listKey, sequence, change.key, Date.now(), change.item.json],
         ),
       );
     }
@@ -141,10 +149,17 @@ export class ListWriter {
       );
     }
     rows.push(statement('UPDATE lists SET items_at = ? WHERE list = ?', through, listKey));
-    for (const table of ['list_changes', 'list_change_keys']) {
-      const trim = `DELETE FROM ${table} WHERE list = ? AND sequence <= ?`;
-      rows.push(statement(trim, listKey, through - this.#keepChanges));
-    }
+    const trim = 'DELETE FROM list_changes WHERE list = ? AND sequence <= ?';
+    rows.push(statement(trim, listKey, through - this.#keepChanges));
+    // The keys past their window, and beyond the most a list keeps, the oldest first.
+    const { hours, most } = this.#keys;
+    rows.push(
+      statement(
+        `DELETE FROM item_keys WHERE list = ? AND (made_at <= ? OR sequence <= (SELECT sequence
+           FROM item_keys WHERE list = ? ORDER BY sequence DESC LIMIT 1 OFFSET ?))`,
+        ...[listKey, Date.now() - hours * 3_600_000, listKey, most],
+      ),
+    );
     return rows;
   }
 

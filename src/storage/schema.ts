@@ -3,8 +3,13 @@ import type { ListInfo } from '../model/resources.ts';
 import { newRunId, type StoredList } from '../store/changes.ts';
 import { statement, type SqlDatabase, type SqlStatement } from './sql.ts';
 
-/** The format of the tables below: a database in any other is refused whole, never migrated. */
-const FORMAT = 1;
+/** The format of the tables below. An older one `UPGRADES` names is brought to it in place. */
+const FORMAT = 2;
+
+// The Idempotency-Key of an item create, the item as made (`data`), and when (ms since 1970).
+const ITEM_KEYS = `CREATE TABLE item_keys (
+  list TEXT NOT NULL, sequence INTEGER NOT NULL, idempotency_key TEXT NOT NULL,
+  made_at INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (list, sequence)) WITHOUT ROWID`;
 
 /**
  * Every list in one database, under its key (`''` for the default list and for a Durable
@@ -27,10 +32,7 @@ const TABLES = [
   `CREATE TABLE list_changes (
      list TEXT NOT NULL, sequence INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL,
      PRIMARY KEY (list, sequence)) WITHOUT ROWID`,
-  // The Idempotency-Key of a kept change that was a create sent with one.
-  `CREATE TABLE list_change_keys (
-     list TEXT NOT NULL, sequence INTEGER NOT NULL, idempotency_key TEXT NOT NULL,
-     PRIMARY KEY (list, sequence)) WITHOUT ROWID`,
+  ITEM_KEYS,
   // The key a list was made with, and that create's answer (`listKeyRow`).
   `CREATE TABLE list_keys (
      idempotency_key TEXT PRIMARY KEY, list TEXT NOT NULL, title_json TEXT NOT NULL,
@@ -40,6 +42,19 @@ const TABLES = [
   `CREATE TABLE list_key_deletions (
      sequence INTEGER PRIMARY KEY, idempotency_key TEXT NOT NULL)`,
 ];
+
+/** Each older format read, and what brings it to the next. */
+const UPGRADES: Readonly<Record<number, readonly string[]>> = {
+  // Format 1 kept an item's key only while its change was kept: each is now kept its window.
+  1: [
+    ITEM_KEYS,
+    `INSERT INTO item_keys SELECT list, sequence, idempotency_key,
+       CAST(strftime('%s', 'now') AS INTEGER) * 1000, data
+       FROM list_change_keys JOIN list_changes USING (list, sequence)`,
+    'DROP TABLE list_change_keys',
+    'UPDATE storage_format SET version = 2',
+  ],
+};
 
 class StorageFormatError extends Error {
   constructor(found: string) {
@@ -62,17 +77,23 @@ export function isPrepared(db: SqlDatabase): boolean {
   if (!tables.some(({ name }) => name === 'storage_format')) {
     throw new StorageFormatError('of a format from before formats were numbered');
   }
-  const [row] = db.all<{ version: number }>('SELECT version FROM storage_format');
-  if (row?.version !== FORMAT) {
-    throw new StorageFormatError(row ? `of format ${row.version}` : 'of no recorded format');
+  const version = formatOf(db);
+  if (version !== FORMAT && UPGRADES[version] === undefined) {
+    throw new StorageFormatError(version ? `of format ${version}` : 'of no recorded format');
   }
   return true;
 }
 
-/** Makes the tables in an empty database; checks their format in one that has them. */
+const formatOf = (db: SqlDatabase) =>
+  db.all<{ version: number }>('SELECT version FROM storage_format')[0]?.version ?? 0;
+
+/** Makes the tables in an empty database; else checks their format, upgrading an older one. */
 export function prepare(db: SqlDatabase): void {
   db.transaction(() => {
     if (!isPrepared(db)) for (const statement of TABLES) db.run(statement);
+    for (let format = formatOf(db); format < FORMAT; format += 1) {
+      for (const statement of UPGRADES[format]!) db.run(statement);
+    }
   });
 }
 
@@ -108,7 +129,7 @@ export function hasListRow(db: SqlDatabase, key: string): boolean {
 }
 
 /** The row of the key a list was made with, and that create's answer; it outlives the list. */
-export function listKeyRow({ idempotencyKey, made }: KeyedList): SqlStatement {
+function listKeyRow({ idempotencyKey, made }: KeyedList): SqlStatement {
   return statement(
     'INSERT INTO list_keys (idempotency_key, list, title_json, version) VALUES (?, ?, ?, ?)',
     ...[idempotencyKey, made.info.id, JSON.stringify(made.info.title), made.version],
@@ -134,10 +155,15 @@ export function listDeletion(listId: string, keysKept: number): SqlStatement[] {
       keysKept,
     ),
     statement(`DELETE FROM list_key_deletions WHERE sequence IN (${forgotten})`, keysKept),
-    ...['list_items', 'list_changes', 'list_change_keys', 'lists'].map((table) =>
-      statement(`DELETE FROM ${table} WHERE list = ?`, listId),
-    ),
+    ...listRowsDeletion(listId),
   ];
+}
+
+/** The statements that remove a list, its items, changes and item keys; its own key stays. */
+export function listRowsDeletion(listId: string): SqlStatement[] {
+  return ['list_items', 'list_changes', 'item_keys', 'lists'].map((table) =>
+    statement(`DELETE FROM ${table} WHERE list = ?`, listId),
+  );
 }
 
 /** Every key a list was made with: the live lists', then the deleted ones' in deletion order. */

@@ -1,5 +1,3 @@
-import { HttpProblem } from '../http/problem.ts';
-import { IDEMPOTENCY_KEY } from '../http/request.ts';
 import type { ListInfo, Todo, TodoFields } from '../model/resources.ts';
 
 /** An item at one version (its ETag: the id of the change that made it), and its JSON. */
@@ -39,8 +37,8 @@ export function jsonOf(change: Change): string {
 
 /**
  * A list's latest changes, so that a client resuming from the last event id it saw gets exactly
- * the changes it missed, and a retried create finds what its key made. Ids are only compared,
- * never parsed: an id not kept here (another run's, made up, too old) cannot be answered.
+ * the changes it missed. Ids are only compared, never parsed: an id not kept here (another
+ * run's, made up, too old) cannot be answered.
  */
 export class History {
   readonly #limit: number;
@@ -73,10 +71,20 @@ export class History {
     }
     return undefined;
   }
+}
 
-  createdWith(key: string): ItemChange | undefined {
-    return createdWith(this.#changes, key);
-  }
+/** How long, and how many, a list's item keys are kept (`limits.idempotencyKeyHours`). */
+export interface KeyBounds {
+  readonly hours: number;
+  /** Beyond this many keys, the oldest is forgotten first (`limits.maxItems`). */
+  readonly most: number;
+}
+
+/** A create's key, the item it made, and when (ms since the epoch). */
+export interface KeptKey {
+  readonly key: string;
+  readonly item: StoredTodo;
+  readonly at: number;
 }
 
 /** Where a kept list starts again. */
@@ -87,6 +95,8 @@ export interface KeptList {
   readonly items: readonly StoredTodo[];
   /** The latest changes, for clients that resume; the last is the `sequence`th. */
   readonly changes: readonly Change[];
+  /** The keys of item creates, oldest first. */
+  readonly keys: readonly KeptKey[];
 }
 
 /**
@@ -100,6 +110,7 @@ export interface ListStoreOptions {
   readonly info?: ListInfo;
   /** How many of the latest changes to keep for clients that resume (`sse.replayEvents`). */
   readonly keepChanges: number;
+  readonly keys: KeyBounds;
   /** Where a listener's exception goes; it never undoes the change or stops other listeners. */
   readonly reportError: (error: unknown) => void;
   /** The list as storage kept it; else an empty list of a new run. */
@@ -115,54 +126,4 @@ export interface ListStoreOptions {
 export function newRunId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
-export function createdWith(changes: readonly Change[], key: string): ItemChange | undefined {
-  return changes.findLast(
-    (change): change is ItemChange => change.type === 'created' && change.key === key,
-  );
-}
-
-/** The 409 to a retried create (the same `Idempotency-Key`) while the first is not answered. */
-export function firstRequestUnanswered(): HttpProblem {
-  return new HttpProblem(
-    409,
-    `The first request with this ${IDEMPOTENCY_KEY} is still being handled; ` +
-      'retry once it is answered.',
-  );
-}
-
-/** A retried item create gets the first's item: 409 until that is committed, 422 if it differs. */
-export function itemToReplay(created: ItemChange, committed: boolean, fields: TodoFields) {
-  if (!committed) throw firstRequestUnanswered();
-  const { todo } = created.item;
-  if (todo.title !== fields.title || todo.completed !== fields.completed) {
-    throw new HttpProblem(
-      422,
-      `This ${IDEMPOTENCY_KEY} was used for a create with another title or completed; ` +
-        'send a new key for a different item.',
-    );
-  }
-  return created.item;
-}
-
-/**
- * A retried list create gets the first's list: 422 if of another title, 410 once that list is
- * deleted, so that a key never brings a deleted list back.
- */
-export function listToReplay(made: StoredList, title: string, exists: boolean): StoredList {
-  if (made.info.title !== title) {
-    throw new HttpProblem(
-      422,
-      `This ${IDEMPOTENCY_KEY} was used to make a list with another title; ` +
-        'send a new key for a different list.',
-    );
-  }
-  if (!exists) {
-    throw new HttpProblem(
-      410,
-      `The list this ${IDEMPOTENCY_KEY} made has been deleted; send a new key to make another.`,
-    );
-  }
-  return made;
 }

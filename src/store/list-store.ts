@@ -10,6 +10,7 @@ import {
   type StoredList,
   type StoredTodo,
 } from './changes.ts';
+import { ItemKeys } from './idempotency.ts';
 import { PendingChanges, type ListState } from './pending.ts';
 
 /**
@@ -24,6 +25,7 @@ export class ListStore implements ListState {
   #resource: StoredList;
   readonly #items = new Map<string, StoredTodo>();
   readonly #history: History;
+  readonly #keys: ItemKeys;
   readonly #listeners = new Set<(change: Change) => void>();
   readonly #persist: Persist | undefined;
   #pending: PendingChanges | undefined;
@@ -42,6 +44,7 @@ export class ListStore implements ListState {
     const kept = start?.changes ?? [];
     const baseId = eventIdOf({ run: this.run, sequence: this.#sequence - kept.length });
     this.#history = new History(baseId, kept, options.keepChanges);
+    this.#keys = new ItemKeys(options.keys, start?.keys);
   }
 
   /** The version of the whole list: that of its last committed change, or the run's start. */
@@ -90,12 +93,12 @@ export class ListStore implements ListState {
     return this.#make({ type: 'list-renamed', id: list.version, list }, list);
   }
 
-  /** The create made with `key`, and whether it is committed, while the list keeps it. */
-  createdWith(key: string): { created: ItemChange; committed: boolean } | undefined {
+  /** The item made with `key`, and whether it is committed, while the list keeps the key. */
+  createdWith(key: string): { item: StoredTodo; committed: boolean } | undefined {
     const pending = this.#pending?.createdWith(key);
-    if (pending !== undefined) return { created: pending, committed: false };
-    const created = this.#history.createdWith(key);
-    return created && { created, committed: true };
+    if (pending !== undefined) return { item: pending.item, committed: false };
+    const item = this.#keys.get(key);
+    return item && { item, committed: true };
   }
 
   /** Resolves once every change made so far is committed; rejects when one cannot be. */
@@ -161,6 +164,9 @@ export class ListStore implements ListState {
     if (change.type === 'list-renamed') this.#resource = change.list;
     else if (change.type === 'deleted') this.#items.delete(change.item.todo.id);
     else this.#items.set(change.item.todo.id, change.item);
+    if (change.type === 'created' && change.key !== undefined) {
+      this.#keys.record(change.key, change.item);
+    }
     this.#sequence += 1;
     this.#history.record(change);
     for (const listener of this.#listeners) {

@@ -1,4 +1,4 @@
-import { createdWith, type Change, type ItemChange, type StoredTodo } from './changes.ts';
+import type { Change, ItemChange, StoredTodo } from './changes.ts';
 
 /** A list as readers see it, or as a change is checked against it. */
 export interface ListState {
@@ -47,7 +47,9 @@ export class PendingChanges implements ListState {
   }
 
   createdWith(key: string): ItemChange | undefined {
-    return createdWith(this.#changes, key);
+    return this.#changes.findLast(
+      (change): change is ItemChange => change.type === 'created' && change.key === key,
+    );
   }
 
   add(change: Change): void {

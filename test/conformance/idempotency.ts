@@ -178,21 +178,62 @@ export function idempotencySuite(host: TestHost) {
     });
   });
 
-  describe('Idempotency-Key once its change has left the replay history', () => {
-    const api = useService(host, { sse: { replayEvents: 2 } });
+  // A key outlives the changes kept for clients that resume: one later change past them.
+  describe.each([0, 2])('Idempotency-Key with sse.replayEvents %i', (replayEvents) => {
+    const api = useService(host, { sse: { replayEvents } });
 
-    it('remembers the key while its change is among the sse.replayEvents kept', async () => {
+    /** Makes one more item than the list keeps changes for resuming clients. */
+    async function changesPastTheKept() {
+      for (let change = 0; change <= replayEvents; change += 1) {
+        await createTodo(api(), { title: `Bread ${change}` });
+      }
+    }
+
+    it('answers a retry as the first after sse.replayEvents + 1 later changes', async () => {
       const first = await answerOf(await create(api(), { title: 'Buy milk' }));
-      await createTodo(api(), { title: 'Bread' });
+      await changesPastTheKept();
       expect(await answerOf(await create(api(), { title: 'Buy milk' }))).toEqual(first);
     });
 
-    it('takes the key as new once its change is no longer kept', async () => {
-      const first = await answerOf(await create(api(), { title: 'Buy milk' }));
-      await createTodo(api(), { title: 'Bread' });
-      await createTodo(api(), { title: 'Jam' });
-      const again = await answerOf(await create(api(), { title: 'Buy milk' }));
+    it('makes no second item on a retry after sse.replayEvents + 1 later changes', async () => {
+      await create(api(), { title: 'Buy milk' });
+      await changesPastTheKept();
+      await create(api(), { title: 'Buy milk' });
+      expect((await listState(api())).todos).toHaveLength(replayEvents + 2);
+    });
+  });
+
+  describe('Idempotency-Key beyond the most keys a list keeps, limits.maxItems', () => {
+    const api = useService(host, { limits: { maxItems: 2 } });
+
+    /** Makes and deletes an item with each key in turn: the list then holds none. */
+    async function madeAndDeleted(keys: readonly string[]) {
+      for (const key of keys) {
+        const created = await create(api(), { title: 'Buy milk' }, key);
+        const location = created.headers.get('location')!;
+        expect((await api().fetch(location, { method: 'DELETE' })).status).toBe(200);
+      }
+    }
+
+    it('forgets the oldest key first: a retry with it makes a new item', async () => {
+      const first = await answerOf(await create(api(), { title: 'Buy milk' }, '"k1"'));
+      await api().fetch(first.location!, { method: 'DELETE' });
+      await madeAndDeleted(['"k2"', '"k3"']);
+      const again = await answerOf(await create(api(), { title: 'Buy milk' }, '"k1"'));
       expect([again.status, again.location === first.location]).toEqual([201, false]);
+    });
+
+    it('still answers a retry with each of the latest limits.maxItems keys as the first', async () => {
+      await madeAndDeleted(['"k1"']);
+      const kept = [];
+      for (const key of ['"k2"', '"k3"']) {
+        kept.push(await answerOf(await create(api(), { title: 'Buy milk' }, key)));
+      }
+      const retries = [];
+      for (const key of ['"k2"', '"k3"']) {
+        retries.push(await answerOf(await create(api(), { title: 'Buy milk' }, key)));
+      }
+      expect(retries).toEqual(kept);
     });
   });
 

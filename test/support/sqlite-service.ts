@@ -29,6 +29,8 @@ export interface SqliteServiceOptions {
   readonly committer?: Committer;
   /** `limits.maxLists`. */
   readonly maxLists?: number;
+  /** `limits.maxItems`, which is also the most item keys a list keeps. */
+  readonly maxItems?: number;
 }
 
 /**
@@ -37,7 +39,11 @@ export interface SqliteServiceOptions {
  */
 export function sqliteService(db: SqlDatabase, options: SqliteServiceOptions = {}) {
   const replayEvents = options.replayEvents ?? DEFAULT_APP_CONFIG.sse.replayEvents;
-  const config = { ...DEFAULT_APP_CONFIG, sse: { ...DEFAULT_APP_CONFIG.sse, replayEvents } };
+  const limits = {
+    ...DEFAULT_APP_CONFIG.limits,
+    ...(options.maxItems && { maxItems: options.maxItems }),
+  };
+  const config = { limits, sse: { ...DEFAULT_APP_CONFIG.sse, replayEvents } };
   const commits = new GroupCommit(options.committer ?? committerOn(db), setImmediate);
   const app = createApp({
     config,

@@ -217,6 +217,11 @@ export class Workerd {
     return this.#testCall(TEST_PATHS.olderFormat, listId);
   }
 
+  /** Resets the object of `listId`, as a crash does, right after its next write is durable. */
+  crashAfterNextWrite(listId?: string): Promise<void> {
+    return this.#testCall(TEST_PATHS.crashAfterNextWrite, listId);
+  }
+
   async #testCall(path: string, listId?: string): Promise<void> {
     const response = await this.fetch(withList(path, listId), { method: 'POST' });
     if (response.status !== 204) {

@@ -56,6 +56,31 @@ export class TodoListObject extends ListObject {
     this.evict();
   }
 
+  /**
+   * As `TEST_PATHS.crashAfterNextWrite` says: the write's caller gets an error in place of its
+   * result, so nothing it does next happens, and the object is reset once the write is durable.
+   */
+  crashAfterNextWrite(): void {
+    const storage = this.ctx.storage;
+    const { deleteAll, transactionSync } = storage;
+    let crashed = false;
+    const crashIfFirst = () => {
+      if (crashed) return;
+      crashed = true;
+      void storage.sync().then(() => this.ctx.abort(FORGET_REASON));
+      throw new Error(FORGET_REASON);
+    };
+    storage.deleteAll = async (...args) => {
+      await deleteAll.apply(storage, args);
+      crashIfFirst();
+    };
+    storage.transactionSync = <T>(work: () => T): T => {
+      const result = transactionSync.call(storage, work) as T;
+      crashIfFirst();
+      return result;
+    };
+  }
+
   /** What the object still holds for event clients, as `TestService.streamStats` gives it. */
   streamStats() {
     return {
@@ -132,6 +157,10 @@ export default {
       await call.catch((error: unknown) => {
         if (!String(error).includes(FORGET_REASON)) throw error;
       });
+      return new Response(null, { status: 204 });
+    }
+    if (path === TEST_PATHS.crashAfterNextWrite) {
+      await objectOf(url, env).crashAfterNextWrite();
       return new Response(null, { status: 204 });
     }
     if (path === TEST_PATHS.streamStats) {

@@ -20,6 +20,11 @@ export const TEST_PATHS = {
    * numbered, in place of today's, and evicts the object.
    */
   olderFormat: '/__test/older-format',
+  /**
+   * Makes the object's next write to its storage (a transaction, or wiping it all) its last
+   * act: once the write is durable, the object is reset, as by a crash.
+   */
+  crashAfterNextWrite: '/__test/crash-after-next-write',
 };
 
 /** The reason `forget` aborts the object with: the runtime logs it, and it is expected. */

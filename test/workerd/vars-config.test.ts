@@ -63,6 +63,7 @@ describe("the worker's [vars]", () => {
     const vars = wranglerTomlVars();
     expect(vars).toEqual({
       LIMITS_MAX_BODY_BYTES: 16384,
+      LIMITS_IDEMPOTENCY_KEY_HOURS: 24,
       LIMITS_MAX_TITLE_LENGTH: 1000,
       LIMITS_MAX_ITEMS: 10000,
       SSE_HEARTBEAT_SECONDS: 15,

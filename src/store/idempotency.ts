@@ -1,0 +1,92 @@
+import { HttpProblem } from '../http/problem.ts';
+import { IDEMPOTENCY_KEY } from '../http/request.ts';
+import type { TodoFields } from '../model/resources.ts';
+import type { KeptKey, KeyBounds, StoredList, StoredTodo } from './changes.ts';
+
+/**
+ * The keys of a list's committed item creates, each with the item as made, so that a retry is
+ * answered alike for `hours`, however many changes came after. A Map keeps the order keys came
+ * in, which is the order they leave in, by age or by count.
+ */
+export class ItemKeys {
+  readonly #keys = new Map<string, KeptKey>();
+  readonly #windowMs: number;
+  readonly #most: number;
+
+  constructor({ hours, most }: KeyBounds, kept: readonly KeptKey[] = []) {
+    this.#windowMs = hours * 3_600_000;
+    this.#most = most;
+    for (const entry of kept) this.#add(entry);
+    this.#forgetOld(Date.now());
+  }
+
+  record(key: string, item: StoredTodo, at = Date.now()): void {
+    this.#add({ key, item, at });
+    this.#forgetOld(at);
+  }
+
+  get(key: string): StoredTodo | undefined {
+    const entry = this.#keys.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.at > Date.now() - this.#windowMs) return entry.item;
+    this.#forgetOld(Date.now());
+    return undefined;
+  }
+
+  /** A key used again once forgotten moves to the end, as a new key. */
+  #add(entry: KeptKey): void {
+    this.#keys.delete(entry.key);
+    this.#keys.set(entry.key, entry);
+  }
+
+  #forgetOld(now: number): void {
+    for (const [key, { at }] of this.#keys) {
+      if (this.#keys.size <= this.#most && at > now - this.#windowMs) return;
+      this.#keys.delete(key);
+    }
+  }
+}
+
+/** The 409 to a retried create (the same `Idempotency-Key`) while the first is not answered. */
+export function firstRequestUnanswered(): HttpProblem {
+  return new HttpProblem(
+    409,
+    `The first request with this ${IDEMPOTENCY_KEY} is still being handled; ` +
+      'retry once it is answered.',
+  );
+}
+
+/** A retried item create gets the first's item: 409 until that is committed, 422 if it differs. */
+export function itemToReplay(item: StoredTodo, committed: boolean, fields: TodoFields) {
+  if (!committed) throw firstRequestUnanswered();
+  const { todo } = item;
+  if (todo.title !== fields.title || todo.completed !== fields.completed) {
+    throw new HttpProblem(
+      422,
+      `This ${IDEMPOTENCY_KEY} was used for a create with another title or completed; ` +
+        'send a new key for a different item.',
+    );
+  }
+  return item;
+}
+
+/**
+ * A retried list create gets the first's list: 422 if of another title, 410 once that list is
+ * deleted, so that a key never brings a deleted list back.
+ */
+export function listToReplay(made: StoredList, title: string, exists: boolean): StoredList {
+  if (made.info.title !== title) {
+    throw new HttpProblem(
+      422,
+      `This ${IDEMPOTENCY_KEY} was used to make a list with another title; ` +
+        'send a new key for a different list.',
+    );
+  }
+  if (!exists) {
+    throw new HttpProblem(
+      410,
+      `The list this ${IDEMPOTENCY_KEY} made has been deleted; send a new key to make another.`,
+    );
+  }
+  return made;
+}
