@@ -3,7 +3,7 @@ import { hasListRow, isPrepared, keptListKeys, listRowsDeletion } from '../stora
 import { newListRows, prepare } from '../storage/schema.ts';
 import { immediateWrites, runStatements, type SqlDatabase } from '../storage/sql.ts';
 import type { StoredList } from '../store/changes.ts';
-import { listToReplay } from '../store/idempotency.ts';
+import { firstRequestUnanswered, listToReplay } from '../store/idempotency.ts';
 import { ListStore } from '../store/list-store.ts';
 import { LiveList, storeOptionsOf, type ListContext } from './live-list.ts';
 import type { ListDirectory, OpenListDirectory } from './live-list.ts';
@@ -64,6 +64,8 @@ class NamedListDirectory implements ListDirectory {
   readonly #listId: string;
   /** Undefined until looked for; null when there is none. */
   #list: LiveList | null | undefined;
+  /** Whether a create waits for `admit`. */
+  #making = false;
 
   constructor(context: ListContext, options: SingleListOptions, listId: string) {
     this.#context = context;
@@ -86,11 +88,18 @@ class NamedListDirectory implements ListDirectory {
     idempotencyKey?: string,
     admit?: () => Promise<void>,
   ): Promise<StoredList> {
+    if (this.#making) throw firstRequestUnanswered();
     const exists = this.#find(this.#listId) !== undefined;
     const keyed = this.#keys().find((kept) => kept.idempotencyKey === idempotencyKey);
     if (keyed !== undefined) return listToReplay(keyed.made, title, exists);
     if (exists) throw new Error('This place holds its list already.');
-    await admit?.();
+    // Other requests come in while `admit` waits: a retry with the key must not pass it by.
+    this.#making = true;
+    try {
+      await admit?.();
+    } finally {
+      this.#making = false;
+    }
     const { sql } = this.#options;
     prepare(sql);
     const rows = newListRows('', { id: this.#listId, title }, idempotencyKey);

@@ -94,6 +94,13 @@ function creationLimits(host: TestHost) {
       expect([retry.status, ((await retry.json()) as { id: string }).id]).toEqual([201, first.id]);
     });
 
+    it('refuses a create with an Idempotency-Key past the limit with 429 and RateLimit headers', async () => {
+      const keyed = { method: 'POST', headers: { 'idempotency-key': crypto.randomUUID() } };
+      const response = await create(await spent(), keyed);
+      await expectProblem(response, 429);
+      expect(response.headers.get('ratelimit')).toMatch(/^"lists";r=0;t=\d+$/);
+    });
+
     it('does not count a create it refuses for its body', async () => {
       const address = newAddress();
       for (let refused = 0; refused <= LISTS_PER_MINUTE; refused += 1) {

@@ -222,6 +222,24 @@ export class Workerd {
     return this.#testCall(TEST_PATHS.crashAfterNextWrite, listId);
   }
 
+  /** Holds each list creation the worker counts from now on, until `releaseListCreations`. */
+  holdListCreations(): Promise<void> {
+    return this.#testCall(TEST_PATHS.holdListCreations);
+  }
+
+  releaseListCreations(): Promise<void> {
+    return this.#testCall(TEST_PATHS.releaseListCreations);
+  }
+
+  /** Resolves once a list creation waits to be counted. */
+  async listCreationWaits(): Promise<void> {
+    for (;;) {
+      const waiting = await this.fetch(TEST_PATHS.listCreationsWaiting);
+      if ((await waiting.json()) !== 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
   async #testCall(path: string, listId?: string): Promise<void> {
     const response = await this.fetch(withList(path, listId), { method: 'POST' });
     if (response.status !== 204) {

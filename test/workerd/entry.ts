@@ -128,6 +128,21 @@ function counting(namespace: TestNamespace): TestNamespace {
   });
 }
 
+/** The list creations waiting to be counted, while `TEST_PATHS.holdListCreations` holds them. */
+let creationsWaiting: (() => void)[] | undefined;
+
+/** The worker's rate limit binding, each call of which waits while creations are held. */
+function holding(binding: RateLimit): RateLimit {
+  return {
+    async limit(options) {
+      if (creationsWaiting !== undefined) {
+        await new Promise<void>((resolve) => creationsWaiting!.push(resolve));
+      }
+      return binding.limit(options);
+    },
+  };
+}
+
 /** The object a test path names: `?list=<id>`'s, or the default list's. */
 function objectOf(url: URL, env: Env) {
   const namespace = env.TODO_LIST as unknown as TestNamespace;
@@ -163,6 +178,18 @@ export default {
       await objectOf(url, env).crashAfterNextWrite();
       return new Response(null, { status: 204 });
     }
+    if (path === TEST_PATHS.holdListCreations) {
+      creationsWaiting ??= [];
+      return new Response(null, { status: 204 });
+    }
+    if (path === TEST_PATHS.releaseListCreations) {
+      for (const release of creationsWaiting?.splice(0) ?? []) release();
+      creationsWaiting = undefined;
+      return new Response(null, { status: 204 });
+    }
+    if (path === TEST_PATHS.listCreationsWaiting) {
+      return Response.json(creationsWaiting?.length ?? 0);
+    }
     if (path === TEST_PATHS.streamStats) {
       return Response.json(await objectOf(url, env).streamStats());
     }
@@ -178,6 +205,12 @@ export default {
       return Response.json(count);
     }
     const namespace = env.TODO_LIST as unknown as TestNamespace;
-    return worker.fetch(request, { ...env, TODO_LIST: counting(namespace) } as Env);
+    // The isolate keeps the bindings of its first request: each call must look at the test's state.
+    const listCreations = holding(env.LIST_CREATIONS!);
+    return worker.fetch(request, {
+      ...env,
+      TODO_LIST: counting(namespace),
+      LIST_CREATIONS: listCreations,
+    } as Env);
   },
 } satisfies ExportedHandler<Env>;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { LISTS_PATH, listPathOf, namedListPaths } from '../../src/model/resources.ts';
 import { answerOf, keyed } from '../conformance/idempotency.ts';
 import { expectProblem } from '../support/api.ts';
@@ -64,5 +64,22 @@ describe('Idempotency-Key under wrangler dev, the objects evicted', () => {
     await dev().fetch(LISTS_PATH, keyed({ title: 'Groceries' }, key));
     await dev().fetch(LISTS_PATH, keyed({ title: 'Food' }, key));
     expect(dev().newFailures()).toEqual([]);
+  });
+});
+
+describe('Idempotency-Key on workerd while the first list create is being counted', () => {
+  const runtime = useWorkerd('list creations held');
+
+  it('answers a retry of a list create 409, then as the first once it is made', async () => {
+    const key = newKey();
+    await runtime().holdListCreations();
+    onTestFinished(() => runtime().releaseListCreations());
+    const first = runtime().fetch(LISTS_PATH, keyed({ title: 'Groceries' }, key));
+    await runtime().listCreationWaits();
+    await expectProblem(await runtime().fetch(LISTS_PATH, keyed({ title: 'Groceries' }, key)), 409);
+    await runtime().releaseListCreations();
+    const answered = await answerOf(await first);
+    const retry = await runtime().fetch(LISTS_PATH, keyed({ title: 'Groceries' }, key));
+    expect([answered.status, await answerOf(retry)]).toEqual([201, answered]);
   });
 });

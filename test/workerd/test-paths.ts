@@ -25,6 +25,11 @@ export const TEST_PATHS = {
    * act: once the write is durable, the object is reset, as by a crash.
    */
   crashAfterNextWrite: '/__test/crash-after-next-write',
+  /** From now on, each list creation the worker counts waits until `releaseListCreations`. */
+  holdListCreations: '/__test/hold-list-creations',
+  releaseListCreations: '/__test/release-list-creations',
+  /** How many list creations wait to be counted. */
+  listCreationsWaiting: '/__test/list-creations-waiting',
 };
 
 /** The reason `forget` aborts the object with: the runtime logs it, and it is expected. */

@@ -5,7 +5,6 @@ import { HttpProblem } from '../../http/problem.ts';
 import { base64UrlOf, bytesOfBase64Url, ViewIds } from '../../lists/list-id.ts';
 import type { LiveList } from '../../lists/live-list.ts';
 import { singleList } from '../../lists/single-list.ts';
-import type { StoredList } from '../../store/changes.ts';
 import { configFromVars } from './vars.ts';
 import { reportError } from './error-log.ts';
 import { EventSockets } from './event-sockets.ts';
@@ -42,14 +41,7 @@ export interface Env {
   readonly [variable: string]: unknown;
 }
 
-/** What making a list by RPC gave: the list as made, or the problem to answer with. */
-export type ListCreated =
-  | { readonly made: StoredList }
-  | { readonly refused: { readonly status: number; readonly detail: string } }
-  | { readonly unmade: true };
-
-/** Thrown where a create that may only replay would make the list. */
-const UNMADE = new Error('The list would be made.');
+const UNADMITTED = new Error('The worker did not admit the list.');
 
 /**
  * One list's object: the default list's, or a named list's, whose id is the object's own. Its
@@ -98,16 +90,18 @@ export class TodoListObject extends DurableObject<Env> {
   }
 
   /**
-   * Makes this object's list: the worker's `POST /api/lists`, by RPC, a refusal as a value (an
-   * error thrown across RPC loses its class and status). With `mayMake` false, only a retry is
-   * answered, and `unmade` says the list would be made: the worker counts only such creates.
+   * Makes this object's list (the worker's `POST /api/lists`), a refusal as a value: an error
+   * thrown across RPC loses its class. `admit`, the worker's, counts the create just before the
+   * list is made and says whether it may be (undefined if not); a retry meanwhile is 409.
    */
-  async create(title: string, idempotencyKey?: string, mayMake = true): Promise<ListCreated> {
-    const admit = mayMake ? undefined : () => Promise.reject(UNMADE);
+  async create(title: string, key?: string, admit?: () => Promise<boolean>) {
+    const admitted = async () => {
+      if (!(await admit!())) throw UNADMITTED;
+    };
     try {
-      return { made: await this.app.lists.create(title, idempotencyKey, admit) };
+      return { made: await this.app.lists.create(title, key, admit && admitted) };
     } catch (error) {
-      if (error === UNMADE) return { unmade: true };
+      if (error === UNADMITTED) return undefined;
       if (!(error instanceof HttpProblem)) throw error;
       return { refused: { status: error.status, detail: error.detail } };
     }

@@ -13,15 +13,14 @@ import { LISTS_PATH } from '../../model/resources.ts';
 import { configFromVars, type WorkerConfig } from './vars.ts';
 import { relayEvents } from './event-relay.ts';
 import { reportError } from './error-log.ts';
-import {
-  answerAfterBody,
-  LIST_NAME,
-  objectIdOf,
-  type Env,
-  type ListCreated,
-} from './todo-list-object.ts';
+import { answerAfterBody, LIST_NAME, objectIdOf, type Env } from './todo-list-object.ts';
 
 export { TodoListObject } from './todo-list-object.ts';
+
+/** What making a list by RPC gave: the list as made, or the problem to answer with. */
+type ListCreated =
+  | { readonly made: StoredList }
+  | { readonly refused: { readonly status: number; readonly detail: string } };
 
 /** The name of the object a list made with the key `key` lives in; never the default list's. */
 const keyedName = (key: string) => `${IDEMPOTENCY_KEY} ${key}`;
@@ -32,25 +31,31 @@ const keyedName = (key: string) => `${IDEMPOTENCY_KEY} ${key}`;
  * answers a retry as it answered the first create: there is no directory of keys to consult.
  */
 function workerLists({ TODO_LIST }: Env): ListDirectory {
-  const madeBy = (created: ListCreated): StoredList => {
+  /** `refusal`: why the worker did not admit the list, when the object says it did not. */
+  const madeBy = (created: ListCreated | undefined, refusal?: unknown): StoredList => {
+    if (created === undefined) throw refusal;
     if ('refused' in created) throw new HttpProblem(created.refused.status, created.refused.detail);
-    if ('unmade' in created) throw new Error('The object made no list where it was to.');
     return created.made;
   };
   return {
     defaultList: undefined,
     named: new Map(),
-    create: async (title, key, admit) => {
+    create: async (title, key, admit = async () => {}) => {
       if (key === undefined) {
-        await admit?.();
+        await admit();
         return madeBy(await TODO_LIST.get(TODO_LIST.newUniqueId()).create(title));
       }
+      // The object calls back to count the create only when it is about to make the list, and
+      // holds the key meanwhile. A refusal stays here, with its headers.
+      let refusal: unknown;
+      const keepRefusal = (error: unknown) => {
+        refusal = error;
+        return false;
+      };
+      const admitted = () => admit().then(() => true, keepRefusal);
       const object = TODO_LIST.get(TODO_LIST.idFromName(keyedName(key)));
-      // A retry of a create made already is answered without being counted.
-      const replayed = await object.create(title, key, false);
-      if (!('unmade' in replayed)) return madeBy(replayed);
-      await admit?.();
-      return madeBy(await object.create(title, key));
+      const created = await object.create(title, key, admitted);
+      return madeBy(created, refusal);
     },
     delete: () => Promise.reject(new Error('The worker holds no list to delete.')),
     inMemory: () => [],
