@@ -83,3 +83,17 @@ describe('Idempotency-Key on workerd while the first list create is being counte
     expect([answered.status, await answerOf(retry)]).toEqual([201, answered]);
   });
 });
+
+describe('Idempotency-Key on workerd with sse.replayEvents 0, the object evicted', () => {
+  const runtime = useWorkerd('no replay', { SSE_REPLAY_EVENTS: 0 });
+
+  it('answers a retried item create as the first after later changes and an eviction', async () => {
+    const key = newKey();
+    const first = await runtime().fetch('/api/todos', keyed({ title: 'a' }, key));
+    const answered = await answerOf(first);
+    await runtime().fetch('/api/todos', keyed({ title: 'b' }, newKey()));
+    await runtime().evict();
+    const retry = await runtime().fetch('/api/todos', keyed({ title: 'a' }, key));
+    expect(await answerOf(retry)).toEqual(answered);
+  });
+});
