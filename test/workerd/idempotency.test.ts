@@ -8,7 +8,7 @@ import { useWorkerd } from '../support/workerd-host.ts';
 /** A key of its own for each create: keyed lists' objects outlive a test. */
 const newKey = () => `"${crypto.randomUUID()}"`;
 
-describe('Idempotency-Key under wrangler dev, the objects evicted', () => {
+describe('Idempotency-Key on workerd, the objects evicted', () => {
   const dev = useWorkerd('idempotency');
 
   it('answers a retried item create as the first after the list’s object was evicted', async () => {
