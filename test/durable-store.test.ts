@@ -217,9 +217,9 @@ describe('the list kept in SQLite', () => {
     const before = tables();
     expect(() => openStorageAt(file)).toThrow(
       `cannot use the storage file ${file}: its tables are of a format from before formats ` +
-        'were numbered, which this version of the service does not read (it reads format 2); ' +
-        'nothing in it was changed. Move it aside to start with empty lists, or run the ' +
-        'version that wrote it.',
+        'were numbered, which this version of the service does not read (it reads format 2, ' +
+        'and upgrades 1); nothing in it was changed. Move it aside to start with empty lists, ' +
+        'or run the version that wrote it.',
     );
     expect(tables()).toEqual(before);
   });

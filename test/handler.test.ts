@@ -5,7 +5,7 @@ import { DROPPED_CLIENT_GRACE_MS } from '../src/live/web-event-channel.ts';
 import { localLists, memoryListStores } from '../src/lists/local-lists.ts';
 import type { Change } from '../src/store/changes.ts';
 import { ListStore } from '../src/store/list-store.ts';
-import { NO_HISTORY } from './support/hosts.ts';
+import { BARE_STORE_OPTIONS } from './support/hosts.ts';
 
 /** A create whose body is `body`, streamed as a client without Content-Length sends it. */
 function streamedCreate(body: ReadableStream<Uint8Array>, headers: Record<string, string> = {}) {
@@ -208,7 +208,7 @@ describe('the handler keeping Idempotency-Keys for limits.idempotencyKeyHours', 
 
 describe('the store announcing changes', () => {
   it('stops announcing to a subscriber that unsubscribed', async () => {
-    const store = new ListStore({ ...NO_HISTORY, reportError: () => {} });
+    const store = new ListStore({ ...BARE_STORE_OPTIONS, reportError: () => {} });
     const seen: Change[] = [];
     const unsubscribe = store.subscribe((change) => seen.push(change));
     unsubscribe();
@@ -218,7 +218,10 @@ describe('the store announcing changes', () => {
 
   it('keeps a change and the other subscribers when one subscriber throws', async () => {
     const reported: unknown[] = [];
-    const store = new ListStore({ ...NO_HISTORY, reportError: (error) => reported.push(error) });
+    const store = new ListStore({
+      ...BARE_STORE_OPTIONS,
+      reportError: (error) => reported.push(error),
+    });
     const seen: Change[] = [];
     store.subscribe(() => {
       throw new Error('listener bug');

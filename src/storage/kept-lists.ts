@@ -57,7 +57,10 @@ export function openListStore(
 ): ListStore {
   const { start, itemRows } = db.transaction(() => {
     if (!hasListRow(db, key)) runStatements(db, newListRows(key, { id: listId, title: '' }));
-    return readKeptList(db, key, listId, options);
+    // Keys past their window go when their list opens, as well as at each fold.
+    const windowStart = Date.now() - options.keys.hours * 3_600_000;
+    db.run('DELETE FROM item_keys WHERE list = ? AND made_at <= ?', key, windowStart);
+    return readKeptList(db, key, listId, options.keepChanges);
   });
   const writer = new ListWriter(writes, key, options, itemRows);
   return new ListStore({ ...options, start, persist: writer.persist.bind(writer) });
@@ -69,12 +72,8 @@ interface ChangeRow {
   data: string;
 }
 
-/**
- * The list as its item rows hold it, the changes after them replayed, its latest changes, and
- * its item keys still in their window.
- */
-function readKeptList(db: SqlDatabase, key: string, listId: string, options: StoreOptions) {
-  const { keepChanges, keys } = options;
+/** The list as its item rows hold it, the changes after them replayed, its latest changes. */
+function readKeptList(db: SqlDatabase, key: string, listId: string, keepChanges: number) {
   type ListRow = { title_json: string; title_version: string; run: string; sequence: number };
   const [row] = db.all<ListRow & { items_at: number }>(
     'SELECT title_json, title_version, run, sequence, items_at FROM lists WHERE list = ?',
@@ -119,9 +118,8 @@ function readKeptList(db: SqlDatabase, key: string, listId: string, options: Sto
     changes: recent.map((kept) => kept.change),
     keys: db
       .all<{ idempotency_key: string; sequence: number; made_at: number; data: string }>(
-        `SELECT idempotency_key, sequence, made_at, data FROM item_keys
-           WHERE list = ? AND made_at > ? ORDER BY sequence`,
-        ...[key, Date.now() - keys.hours * 3_600_000],
+        'SELECT idempotency_key, sequence, made_at, data FROM item_keys WHERE list = ? ORDER BY sequence',
+        key,
       )
       .map((kept) => ({
         key: kept.idempotency_key,

@@ -60,8 +60,8 @@ class StorageFormatError extends Error {
   constructor(found: string) {
     super(
       `its tables are ${found}, which this version of the service does not read (it reads ` +
-        `format ${FORMAT}); nothing in it was changed. Move it aside to start with empty ` +
-        'lists, or run the version that wrote it.',
+        `format ${FORMAT}, and upgrades ${Object.keys(UPGRADES).join(', ')}); nothing in it ` +
+        'was changed. Move it aside to start with empty lists, or run the version that wrote it.',
     );
     this.name = 'StorageFormatError';
   }

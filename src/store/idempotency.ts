@@ -17,20 +17,19 @@ export class ItemKeys {
     this.#windowMs = hours * 3_600_000;
     this.#most = most;
     for (const entry of kept) this.#add(entry);
-    this.#forgetOld(Date.now());
+    this.#forgetPastBounds(Date.now());
   }
 
   record(key: string, item: StoredTodo, at = Date.now()): void {
     this.#add({ key, item, at });
-    this.#forgetOld(at);
+    this.#forgetPastBounds(at);
   }
 
   get(key: string): StoredTodo | undefined {
+    const now = Date.now();
+    this.#forgetPastBounds(now);
     const entry = this.#keys.get(key);
-    if (entry === undefined) return undefined;
-    if (entry.at > Date.now() - this.#windowMs) return entry.item;
-    this.#forgetOld(Date.now());
-    return undefined;
+    return entry !== undefined && entry.at > now - this.#windowMs ? entry.item : undefined;
   }
 
   /** A key used again once forgotten moves to the end, as a new key. */
@@ -39,7 +38,8 @@ export class ItemKeys {
     this.#keys.set(entry.key, entry);
   }
 
-  #forgetOld(now: number): void {
+  /** Forgets the keys past their window, and the oldest beyond the most kept. */
+  #forgetPastBounds(now: number): void {
     for (const [key, { at }] of this.#keys) {
       if (this.#keys.size <= this.#most && at > now - this.#windowMs) return;
       this.#keys.delete(key);

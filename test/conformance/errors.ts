@@ -3,7 +3,7 @@ import type { ListInfo } from '../../src/model/resources.ts';
 import type { ListStores } from '../../src/storage/kept-lists.ts';
 import { ListStore } from '../../src/store/list-store.ts';
 import { createTodo, expectProblem, MISSING_ID, onList, sendJson } from '../support/api.ts';
-import { NO_HISTORY, useService, type TestHost } from '../support/hosts.ts';
+import { BARE_STORE_OPTIONS, useService, type TestHost } from '../support/hosts.ts';
 import { expectNoLeak, expectNoLeakInHeaders } from '../support/leaks.ts';
 
 /** A store whose every read and change of items fails, as a bug in it would. */
@@ -12,7 +12,7 @@ class BrokenStore extends ListStore {
     private readonly failure: Error,
     info?: ListInfo,
   ) {
-    super({ info, ...NO_HISTORY, reportError: () => {} });
+    super({ info, ...BARE_STORE_OPTIONS, reportError: () => {} });
   }
 
   override items(): never {

@@ -112,16 +112,19 @@ export function inProcessFetch(app: App): TestService['fetch'] {
   );
 }
 
+/** A bare store's settings: no changes kept for resuming clients, keys kept as by default. */
+export const BARE_STORE_OPTIONS = {
+  keepChanges: 0,
+  keys: {
+    hours: DEFAULT_APP_CONFIG.limits.idempotencyKeyHours,
+    most: DEFAULT_APP_CONFIG.limits.maxItems,
+  },
+};
+
 /**
  * What each client may do in the test hosts, unless a test says otherwise: the suites make
  * many lists and open many streams from 127.0.0.1, far past the defaults.
  */
-/** A store's settings where a test needs none of its own: no history, keys as by default. */
-export const NO_HISTORY = {
-  keepChanges: 0,
-  keys: { hours: DEFAULT_APP_CONFIG.limits.idempotencyKeyHours, most: 10_000 },
-};
-
 export const TEST_CLIENT_LIMITS = { listsPerMinute: 100_000, maxClientsPerAddress: 10_000 };
 
 export function appConfig(options: ServiceOptions): AppConfig {

@@ -5,6 +5,7 @@ import { HttpProblem } from '../../http/problem.ts';
 import { base64UrlOf, bytesOfBase64Url, ViewIds } from '../../lists/list-id.ts';
 import type { LiveList } from '../../lists/live-list.ts';
 import { singleList } from '../../lists/single-list.ts';
+import type { StoredList } from '../../store/changes.ts';
 import { configFromVars } from './vars.ts';
 import { reportError } from './error-log.ts';
 import { EventSockets } from './event-sockets.ts';
@@ -40,6 +41,12 @@ export interface Env {
   /** The `[vars]`, read by `configFromVars`. */
   readonly [variable: string]: unknown;
 }
+
+/** What making a list by RPC gave: the list as made, the problem to answer with, or neither. */
+export type ListCreated =
+  | { readonly made: StoredList }
+  | { readonly refused: { readonly status: number; readonly detail: string } }
+  | { readonly unadmitted: true };
 
 const UNADMITTED = new Error('The worker did not admit the list.');
 
@@ -92,16 +99,18 @@ export class TodoListObject extends DurableObject<Env> {
   /**
    * Makes this object's list (the worker's `POST /api/lists`), a refusal as a value: an error
    * thrown across RPC loses its class. `admit`, the worker's, counts the create just before the
-   * list is made and says whether it may be (undefined if not); a retry meanwhile is 409.
+   * list is made and says whether it may be; a retry meanwhile is 409.
    */
-  async create(title: string, key?: string, admit?: () => Promise<boolean>) {
-    const admitted = async () => {
-      if (!(await admit!())) throw UNADMITTED;
-    };
+  async create(title: string, key?: string, admit?: () => Promise<boolean>): Promise<ListCreated> {
+    const admitted =
+      admit &&
+      (async () => {
+        if (!(await admit())) throw UNADMITTED;
+      });
     try {
-      return { made: await this.app.lists.create(title, key, admit && admitted) };
+      return { made: await this.app.lists.create(title, key, admitted) };
     } catch (error) {
-      if (error === UNADMITTED) return undefined;
+      if (error === UNADMITTED) return { unadmitted: true };
       if (!(error instanceof HttpProblem)) throw error;
       return { refused: { status: error.status, detail: error.detail } };
     }

@@ -13,14 +13,15 @@ import { LISTS_PATH } from '../../model/resources.ts';
 import { configFromVars, type WorkerConfig } from './vars.ts';
 import { relayEvents } from './event-relay.ts';
 import { reportError } from './error-log.ts';
-import { answerAfterBody, LIST_NAME, objectIdOf, type Env } from './todo-list-object.ts';
+import {
+  answerAfterBody,
+  LIST_NAME,
+  objectIdOf,
+  type Env,
+  type ListCreated,
+} from './todo-list-object.ts';
 
 export { TodoListObject } from './todo-list-object.ts';
-
-/** What making a list by RPC gave: the list as made, or the problem to answer with. */
-type ListCreated =
-  | { readonly made: StoredList }
-  | { readonly refused: { readonly status: number; readonly detail: string } };
 
 /** The name of the object a list made with the key `key` lives in; never the default list's. */
 const keyedName = (key: string) => `${IDEMPOTENCY_KEY} ${key}`;
@@ -32,8 +33,8 @@ const keyedName = (key: string) => `${IDEMPOTENCY_KEY} ${key}`;
  */
 function workerLists({ TODO_LIST }: Env): ListDirectory {
   /** `refusal`: why the worker did not admit the list, when the object says it did not. */
-  const madeBy = (created: ListCreated | undefined, refusal?: unknown): StoredList => {
-    if (created === undefined) throw refusal;
+  const madeBy = (created: ListCreated, refusal?: unknown): StoredList => {
+    if ('unadmitted' in created) throw refusal ?? new Error('The object made no list.');
     if ('refused' in created) throw new HttpProblem(created.refused.status, created.refused.detail);
     return created.made;
   };
