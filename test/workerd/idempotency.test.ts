@@ -82,6 +82,23 @@ describe('Idempotency-Key on workerd while the first list create is being counte
     const retry = await runtime().fetch(LISTS_PATH, keyed({ title: 'Groceries' }, key));
     expect([answered.status, await answerOf(retry)]).toEqual([201, answered]);
   });
+
+  it('answers a retry 201, logging nothing, once the first create’s client left while it was counted', async () => {
+    const key = newKey();
+    await runtime().holdListCreations();
+    onTestFinished(() => runtime().releaseListCreations());
+    const client = new AbortController();
+    const first = runtime().fetch(LISTS_PATH, {
+      ...keyed({ title: 'Groceries' }, key),
+      signal: client.signal,
+    });
+    await runtime().listCreationWaits();
+    client.abort();
+    await first.catch(() => {});
+    await runtime().releaseListCreations();
+    const retry = await runtime().fetch(LISTS_PATH, keyed({ title: 'Groceries' }, key));
+    expect([retry.status, runtime().newFailures()]).toEqual([201, []]);
+  });
 });
 
 describe('Idempotency-Key on workerd with sse.replayEvents 0, the object evicted', () => {
