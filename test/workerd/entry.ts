@@ -64,6 +64,13 @@ export class TodoListObject extends ListObject {
     };
   }
 
+  /** Adds `count` items titled `title` to the default list, as `TEST_PATHS.seed` asks. */
+  async seed(count: number, title: string): Promise<void> {
+    const { store } = this.app.lists.defaultList!;
+    const items = Array.from({ length: count }, () => store.create({ title, completed: false }));
+    await Promise.all(items);
+  }
+
   objectId(): string {
     return this.ctx.id.toString();
   }
@@ -142,6 +149,11 @@ export default {
     }
     if (path === TEST_PATHS.objectId) {
       return Response.json(await objectOf(url, env).objectId());
+    }
+    if (path === TEST_PATHS.seed) {
+      const { count, title } = Object.fromEntries(url.searchParams);
+      await objectOf(url, env).seed(Number(count), title ?? '');
+      return new Response(null, { status: 204 });
     }
     if (path === TEST_PATHS.objectsAddressed) {
       const count = objectsAddressed;

@@ -20,6 +20,11 @@ export const TEST_PATHS = {
    * numbered, in place of today's, and evicts the object.
    */
   olderFormat: '/__test/older-format',
+  /**
+   * Adds `?count=` items titled `?title=` to the default list at once, as that many creates
+   * would, with none of their requests: a large list in a moment.
+   */
+  seed: '/__test/seed',
 };
 
 /** The reason `forget` aborts the object with: the runtime logs it, and it is expected. */
