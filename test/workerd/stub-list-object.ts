@@ -62,7 +62,7 @@ export interface StubOptions {
    * for none: `opening` counts the object's openings from 0.
    */
   readonly cut: (messages: readonly Uint8Array[], opening: number) => number | undefined;
-  /** The time between two messages, and before the first. */
+  /** The time between two messages, and before the first; with 0, they come back to back. */
   readonly gapMs?: number;
   /**
    * Whether it sends every message regardless; else it keeps to the window as the object
@@ -132,7 +132,8 @@ export class StubListObject {
       if (unacked + byteLength > window) return void (stalled = () => next(sent));
       unacked += byteLength;
       socket.emit('message', { data: buffer.slice(byteOffset, byteOffset + byteLength) });
-      setTimeout(() => next(sent + 1), gapMs);
+      if (gapMs === 0) next(sent + 1);
+      else setTimeout(() => next(sent + 1), gapMs);
     };
     setTimeout(() => next(0), gapMs);
   }
