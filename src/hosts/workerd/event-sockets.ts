@@ -67,8 +67,7 @@ export class EventSockets {
 
   /** The worker's message on `socket`: how many more bytes its client took. */
   received(socket: WebSocket, message: string | ArrayBuffer): void {
-    const byteCount = Number(message);
-    if (Number.isSafeInteger(byteCount)) this.#channels.get(socket)?.taken(byteCount);
+    this.#channels.get(socket)?.taken(Number(message) || 0);
   }
 
   /** The worker closed the socket, or it failed: its client is gone. */
@@ -92,7 +91,7 @@ class SocketChannel implements EventChannel {
   #waitingBytes = 0;
   /** Sent, and not yet acknowledged as taken by the client. */
   #unacked = 0;
-  /** What the attachment says of `waiting`; undefined until it is first written. */
+  /** What the attachment says of `waiting`; undefined before it is written. */
   #markedWaiting: boolean | undefined;
   /** Set once the stream ends: the socket closes with it when nothing waits. */
   #closeCode: number | undefined;
@@ -103,6 +102,7 @@ class SocketChannel implements EventChannel {
   constructor(socket: WebSocket, attachment: Attachment, limit: number, unanswered?: Unanswered) {
     this.#socket = socket;
     this.#attachment = attachment;
+    this.#markedWaiting = attachment.waiting;
     this.#limit = limit;
     this.#unanswered = unanswered;
   }
