@@ -4,6 +4,7 @@ import type { EventChannel, OpenEventChannel } from './event-channel.ts';
 /** How long a dropped client has to take what its stream holds and see it end cleanly. */
 export const DROPPED_CLIENT_GRACE_MS = 10_000;
 
+/** The channel of a host that answers with a web `Response` and reads nothing back. */
 export const openWebEventChannel: OpenEventChannel = (queueBytes) => webEventChannel(queueBytes);
 
 /**

@@ -110,9 +110,9 @@ class EventRelay {
     const closed = (code: number) => {
       if (socket !== this.#socket || this.#ended) return;
       this.#socket = undefined;
+      if (code === STREAM_BEHIND) return this.#client.end(true);
       // Resumed after half a message, the stream would append the next to it: it ends, and
       // the client's EventSource drops the half and comes back with the id of the last whole.
-      if (code === STREAM_BEHIND) return this.#client.end(true);
       if (code === STREAM_ENDED || !this.#passed.atMessageEnd) return this.#client.end();
       if (Date.now() - openedAt >= RECONNECT.steadyMs) this.#failures = 0;
       this.#reopenLater();
