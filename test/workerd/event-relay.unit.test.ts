@@ -181,6 +181,12 @@ describe('the worker relaying a large stream', () => {
     expect(summary(await eventsReceived(object))).toEqual(summary(LARGE));
   });
 
+  it('gives a client its object dropped for falling behind every event once, as it resumes', async () => {
+    const cut = dropAfter('id: r.3\n');
+    const object = new StubListObject({ ...largeWrite, cut, cutCode: STREAM_BEHIND });
+    expect(summary(await eventsReceived(object))).toEqual(summary(LARGE));
+  });
+
   it('ends the stream of a client that never reads once more than its queue waits for it', async () => {
     const object = new StubListObject({ ...largeWrite, cut: () => undefined, ignoresWindow: true });
     const request = new Request('http://localhost/api/sse');

@@ -62,6 +62,8 @@ export interface StubOptions {
    * for none: `opening` counts the object's openings from 0.
    */
   readonly cut: (messages: readonly Uint8Array[], opening: number) => number | undefined;
+  /** The code its socket closes with at the cut: by default, that of an object lost. */
+  readonly cutCode?: number;
   /** The time between two messages, and before the first; with 0, they come back to back. */
   readonly gapMs?: number;
   /**
@@ -126,7 +128,7 @@ export class StubListObject {
     };
     const next = (sent: number) => {
       stalled = undefined;
-      if (sent === cut) return socket.emit('close', { code: OBJECT_LOST });
+      if (sent === cut) return socket.emit('close', { code: this.#options.cutCode ?? OBJECT_LOST });
       if (sent === messages.length) return;
       const { buffer, byteOffset, byteLength } = messages[sent]!;
       if (unacked + byteLength > window) return void (stalled = () => next(sent));

@@ -21,8 +21,8 @@ export const TEST_PATHS = {
    */
   olderFormat: '/__test/older-format',
   /**
-   * Adds `?count=` items titled `?title=` to the default list at once, as that many creates
-   * would, with none of their requests: a large list in a moment.
+   * Adds `?count=` items titled `?title=` to the list at once, as that many creates would, with
+   * none of their requests: a large list in a moment.
    */
   seed: '/__test/seed',
 };
