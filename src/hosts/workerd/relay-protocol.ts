@@ -48,7 +48,11 @@ export const MAX_MESSAGE_BYTES = 1 << 20;
  * leaves no more than `SEND_WINDOW_BYTES` of what it sent unacknowledged; the rest
  * waits in the object as parts of the encodings the list shares among its streams.
  */
-export const ACK_BYTES = MAX_MESSAGE_BYTES / 2;
+/**
+ * Small, so that a client taking 64 KiB in ten seconds keeps its object awake: the bytes that
+ * wait for it leave memory with an object that hibernates, and the stream then ends.
+ */
+export const ACK_BYTES = 64 * 1024;
 /** It holds the largest message and what the client took untold, so a stream never stalls. */
 export const SEND_WINDOW_BYTES = 2 * MAX_MESSAGE_BYTES;
 
