@@ -6,6 +6,7 @@ import { listsSuite } from './conformance/lists.ts';
 import { viewLinksSuite } from './conformance/view-links.ts';
 import { checkedAgainstOpenApi } from './support/openapi-check.ts';
 import { stopWorkerd, wranglerDev } from './support/workerd-host.ts';
+import { manyStreamsSuite } from './workerd/many-streams.ts';
 import { refusedBodiesSuite } from './workerd/refused-bodies.ts';
 
 // The suites run on workerd through Miniflare (test/workerd.test.ts); this is the proof that
@@ -20,4 +21,5 @@ describe(host.name, () => {
   clientLimitsSuite(host, { streamsOnly: true });
 });
 refusedBodiesSuite(wranglerDev, 2);
+manyStreamsSuite(wranglerDev);
 afterAll(stopWorkerd);

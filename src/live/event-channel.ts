@@ -1,4 +1,3 @@
-import { concatBytes } from '../http/body.ts';
 import { LAST_EVENT_ID_PARAM, RECONNECT_DELAY_MS } from '../model/events.ts';
 import type { ListInfo } from '../model/resources.ts';
 import type { Change } from '../store/changes.ts';
@@ -25,8 +24,8 @@ export type EventStreamStats = Pick<Readonly<StreamTally>, 'openCount' | 'heartb
 
 /** Where one client's events go, and the response that carries them: the host makes both. */
 export interface EventChannel {
-  /** False, taking nothing, once the client is gone or stalled. `lastId`: the bytes' last id. */
-  write(bytes: Uint8Array, lastId?: string): boolean;
+  /** False, taking nothing, once the client is gone or stalled. */
+  write(bytes: Uint8Array): boolean;
   /** Ends the stream after what is queued, or, `now`, dropping it: the client left or stalled. */
   end(now: boolean): void;
   /** `listener` runs when the client is gone: the stream was cancelled or a write failed. */
@@ -74,13 +73,16 @@ export class EventClient {
     signal?.addEventListener('abort', this.#leave);
   }
 
-  send(bytes: Uint8Array, lastId?: string): void {
-    if (!this.#ended && !this.#channel.write(bytes, lastId)) this.#leave();
+  send(bytes: Uint8Array): void {
+    if (!this.#ended && !this.#channel.write(bytes)) this.#leave();
   }
 
-  /** Ends the stream after what is queued: the server is stopping, or the stream's source ended. */
-  end(): void {
-    this.#finish(false);
+  /**
+   * Ends the stream after what is queued (the server is stopping, or the stream's source
+   * ended), or, `now`, dropping what is queued: the client fell behind.
+   */
+  end(now = false): void {
+    this.#finish(now);
   }
 
   #finish(gone: boolean): void {
@@ -106,23 +108,18 @@ const RETRY = encoder.encode(`retry: ${RECONNECT_DELAY_MS}\n\n`);
 const END_OF_SNAPSHOT = encoder.encode('\n\n');
 
 /**
- * A new stream's first bytes: the reconnect delay, then the changes missed since `lastEventId`
- * as `framed` encodes them, or else the whole list; and the id of the last event in them.
+ * A new stream's first bytes, in parts: the reconnect delay, then the changes missed since
+ * `lastEventId` as `framed` encodes them, or else the whole list. The list's items are the
+ * list's own encoding, shared by every stream that opens on this version, not a copy.
  */
 export function openingOf(
   list: StreamedList,
   lastEventId: string | undefined,
   framed: (missed: readonly Change[]) => Uint8Array,
-): { opening: Uint8Array; lastId?: string } {
+): Uint8Array[] {
   const { store } = list;
   const missed = lastEventId ? store.changesSince(lastEventId) : undefined;
-  if (missed !== undefined) {
-    return { opening: concatBytes([RETRY, framed(missed)]), lastId: missed.at(-1)?.id };
-  }
-  const { version } = store;
-  const head = encoder.encode(`id: ${version}\nevent: snapshot\ndata: `);
-  return {
-    opening: concatBytes([RETRY, head, list.itemsJson(), END_OF_SNAPSHOT]),
-    lastId: version,
-  };
+  if (missed !== undefined) return [RETRY, framed(missed)];
+  const head = encoder.encode(`id: ${store.version}\nevent: snapshot\ndata: `);
+  return [RETRY, head, list.itemsJson(), END_OF_SNAPSHOT];
 }

@@ -75,9 +75,11 @@ export class EventStreams {
     // in one synchronous step: no change is missed or sent twice.
     this.#sendUnsent();
     const missedFramed = (missed: readonly Change[]) => this.#framed(missed, viewOnly);
-    const { opening, lastId } = openingOf(this.#list, lastEventIdOf(request), missedFramed);
-    const channel = this.#host.openEventChannel(opening.byteLength + MAX_BACKLOG_BYTES, viewOnly);
-    this.#join(channel, request.signal, viewOnly, onEnd).send(opening, lastId);
+    const opening = openingOf(this.#list, lastEventIdOf(request), missedFramed);
+    const openingBytes = opening.reduce((total, part) => total + part.byteLength, 0);
+    const channel = this.#host.openEventChannel(openingBytes + MAX_BACKLOG_BYTES, viewOnly);
+    const client = this.#join(channel, request.signal, viewOnly, onEnd);
+    for (const part of opening) client.send(part);
     return channel;
   }
 
@@ -99,7 +101,7 @@ export class EventStreams {
     this.#sendUnsent();
     const frame = (viewOnly: boolean) =>
       encoder.encode(sseMessage('list-deleted', this.#list.jsonOf(list.info, viewOnly)));
-    this.#sendAll(frame(false), undefined, frame(true));
+    this.#sendAll(frame(false), frame(true));
     this.close();
   }
 
@@ -158,12 +160,12 @@ export class EventStreams {
     const bytes = this.#framed(unsent, false);
     // Only a rename reads differently through the view id.
     const renamed = unsent.some(({ type }) => type === 'list-renamed');
-    this.#sendAll(bytes, unsent.at(-1)!.id, renamed ? this.#framed(unsent, true) : bytes);
+    this.#sendAll(bytes, renamed ? this.#framed(unsent, true) : bytes);
   }
 
-  #sendAll(bytes: Uint8Array, lastId?: string, viewBytes = bytes): void {
+  #sendAll(bytes: Uint8Array, viewBytes = bytes): void {
     for (const client of this.#clients) {
-      client.send(viewBytes !== bytes && this.#viewers.has(client) ? viewBytes : bytes, lastId);
+      client.send(viewBytes !== bytes && this.#viewers.has(client) ? viewBytes : bytes);
     }
   }
 }

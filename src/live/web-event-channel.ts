@@ -1,19 +1,27 @@
 import { concatBytes } from '../http/body.ts';
-import type { OpenEventChannel } from './event-channel.ts';
+import type { EventChannel, OpenEventChannel } from './event-channel.ts';
 
 /** How long a dropped client has to take what its stream holds and see it end cleanly. */
 export const DROPPED_CLIENT_GRACE_MS = 10_000;
 
+/** The channel of a host that answers with a web `Response` and reads nothing back. */
+export const openWebEventChannel: OpenEventChannel = (queueBytes) => webEventChannel(queueBytes);
+
 /**
  * A web `TransformStream`, with a queue of our own that ending the stream can drop and still
  * close cleanly. A failed write is the only sign some hosts give that a client left (workerd's
- * worker may not hear of the abort).
+ * worker may not hear of the abort). `taken` hears of each chunk the client has taken.
  */
-export const openWebEventChannel: OpenEventChannel = (queueBytes) => {
+export function webEventChannel(
+  queueBytes: number,
+  taken?: (byteCount: number) => void,
+): EventChannel & { readonly heldBytes: number } {
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   const writer = writable.getWriter();
   let queue: Uint8Array[] = [];
   let queued = 0;
+  /** Written, and not yet taken by the client. */
+  let held = 0;
   let ending = false;
   let closed = false;
   let failed = false;
@@ -38,7 +46,10 @@ export const openWebEventChannel: OpenEventChannel = (queueBytes) => {
         const chunk = concatBytes(queue);
         queue = [];
         queued = 0;
-        void writer.write(chunk).catch(leave);
+        void writer.write(chunk).then(() => {
+          held -= chunk.byteLength;
+          taken?.(chunk.byteLength);
+        }, leave);
       }
       if (ending && !closed) {
         closed = true;
@@ -55,6 +66,7 @@ export const openWebEventChannel: OpenEventChannel = (queueBytes) => {
       if (ending || failed || queued >= queueBytes) return false;
       queue.push(bytes);
       queued += bytes.byteLength;
+      held += bytes.byteLength;
       void pass();
       return true;
     },
@@ -74,6 +86,9 @@ export const openWebEventChannel: OpenEventChannel = (queueBytes) => {
     onGone: (listener) => {
       gone = listener;
     },
+    get heldBytes() {
+      return held;
+    },
     respond: (init) => new Response(readable, init),
   };
-};
+}

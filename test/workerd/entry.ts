@@ -89,6 +89,14 @@ export class TodoListObject extends ListObject {
     };
   }
 
+  /** Adds `count` items titled `title` to the list `listId`, or the default list. */
+  async seed(count: number, title: string, listId?: string): Promise<void> {
+    const { lists } = this.app;
+    const { store } = listId === undefined ? lists.defaultList! : lists.named.get(listId)!;
+    const items = Array.from({ length: count }, () => store.create({ title, completed: false }));
+    await Promise.all(items);
+  }
+
   objectId(): string {
     return this.ctx.id.toString();
   }
@@ -198,6 +206,11 @@ export default {
     }
     if (path === TEST_PATHS.objectId) {
       return Response.json(await objectOf(url, env).objectId());
+    }
+    if (path === TEST_PATHS.seed) {
+      const { count, title, list } = Object.fromEntries(url.searchParams);
+      await objectOf(url, env).seed(Number(count), title ?? '', list);
+      return new Response(null, { status: 204 });
     }
     if (path === TEST_PATHS.objectsAddressed) {
       const count = objectsAddressed;

@@ -5,6 +5,7 @@ import type { TestService } from '../support/hosts.ts';
 import { createList } from '../support/lists.ts';
 import { firstEvent, openStream, sequenceOf, type StreamReader } from '../support/sse.ts';
 import { useWorkerd } from '../support/workerd-host.ts';
+import { TEST_PATHS } from './test-paths.ts';
 
 const HEARTBEAT_SECONDS = 1;
 
@@ -99,6 +100,23 @@ describe.each([
       })
       .toBe(1);
     staying.close();
+  });
+
+  it('sends a snapshot larger than the object’s window, and the change after it', async () => {
+    // 5,000 items of about 1 KB: the object sends the rest as the worker says it was taken.
+    const seed = new URLSearchParams({ count: '5000', title: 'x'.repeat(1000) });
+    if (listId !== undefined) seed.set('list', listId);
+    const seeded = await dev().fetch(`${TEST_PATHS.seed}?${seed}`, { method: 'POST' });
+    const stream = await openStream(service);
+    const snapshot = await firstEvent(stream);
+    await createTodo(service, { title: 'after the snapshot' });
+    const next = await stream.nextEvent();
+    stream.close();
+    expect([seeded.status, (snapshot.data as TodoJson[]).length, next.event]).toEqual([
+      204,
+      5000,
+      'created',
+    ]);
   });
 
   it('serves the stream at its path with a trailing slash, as the router matches it', async () => {

@@ -2,7 +2,21 @@
 import { createParser } from 'eventsource-parser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { relayEvents } from '../../src/hosts/workerd/event-relay.ts';
-import { OPENING_BYTES_HEADER, STREAM_ENDED } from '../../src/hosts/workerd/relay-protocol.ts';
+import { EventSockets } from '../../src/hosts/workerd/event-sockets.ts';
+import {
+  RELAY_QUEUE_BYTES,
+  SEND_WINDOW_BYTES,
+  STREAM_BEHIND,
+  STREAM_ENDED,
+} from '../../src/hosts/workerd/relay-protocol.ts';
+import type { LiveList } from '../../src/lists/live-list.ts';
+import {
+  EventClient,
+  MAX_BACKLOG_BYTES,
+  openingOf,
+  type EventChannel,
+  type StreamedList,
+} from '../../src/live/event-channel.ts';
 import { StubListObject, type StubEvent, type StubOptions } from './stub-list-object.ts';
 
 describe('the worker relaying a stream', () => {
@@ -14,7 +28,7 @@ describe('the worker relaying a stream', () => {
       addEventListener: () => {},
       close: (code: number) => closedWith.push(code),
     };
-    const answer = { webSocket: socket, headers: new Headers({ [OPENING_BYTES_HEADER]: '0' }) };
+    const answer = { webSocket: socket, headers: new Headers() };
     const object = { fetch: async () => answer } as unknown as DurableObjectStub;
     const request = new Request('http://localhost/api/sse', { signal: AbortSignal.abort() });
     await relayEvents(
@@ -147,6 +161,61 @@ describe('the worker relaying a stream whose object drops it', () => {
   });
 });
 
+describe('the worker relaying a large stream', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A small snapshot and change, then sixteen large changes written at once: 12.8 MB. */
+  const LARGE = [
+    { id: 'r.0', event: 'snapshot', data: '[]' },
+    ...Array.from({ length: 17 }, (_, at) => change(at + 1, at === 0 ? 10 : 800_000)),
+  ];
+  const largeWrite = { events: LARGE, writes: [[1], LARGE.slice(2).map((_, at) => at + 2)] };
+
+  it('gives a client that reads a replay larger than its queue, after a reconnect, every event once', async () => {
+    const object = new StubListObject({ ...largeWrite, cut: dropAfter('id: r.1\n'), gapMs: 0 });
+    expect(summary(await eventsReceived(object))).toEqual(summary(LARGE));
+  });
+
+  it('gives a client its object dropped for falling behind every event once, as it resumes', async () => {
+    const cut = dropAfter('id: r.3\n');
+    const object = new StubListObject({ ...largeWrite, cut, cutCode: STREAM_BEHIND });
+    expect(summary(await eventsReceived(object))).toEqual(summary(LARGE));
+  });
+
+  it('ends the stream of a client that never reads once more than its queue waits for it', async () => {
+    const object = new StubListObject({ ...largeWrite, cut: () => undefined, ignoresWindow: true });
+    const request = new Request('http://localhost/api/sse');
+    const response = await relayEvents(
+      request,
+      () => object.stub,
+      3600,
+      () => {},
+    );
+    await vi.advanceTimersByTimeAsync(60_000);
+    const reader = response.body!.getReader();
+    let read = 0;
+    const ended = (async () => {
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        read += chunk.value.byteLength;
+      }
+    })().then(
+      () => 'ended',
+      () => 'cut',
+    );
+    await vi.advanceTimersByTimeAsync(1000);
+    expect([object.sockets[0]!.closedWith, await ended, read < RELAY_QUEUE_BYTES]).toEqual([
+      STREAM_ENDED,
+      'cut',
+      true,
+    ]);
+  });
+});
+
 describe('the worker relaying a stream whose object fails on every opening', () => {
   /** An object that sends each opening and then drops the socket. */
   const failing = () =>
@@ -196,5 +265,130 @@ describe('the worker relaying a stream whose object fails on every opening', () 
       true,
       'retry: 3000\n\nid: r.0\nevent: snapshot\ndata: []\n\n',
     ]);
+  });
+});
+
+/** The object's end of a stream's socket: what was sent on it, and how it was closed. */
+class ObjectSocket {
+  readonly sent: Uint8Array[] = [];
+  closedWith: number | undefined;
+  attachment: unknown;
+  send(message: Uint8Array): void {
+    this.sent.push(message);
+  }
+  close(code: number): void {
+    this.closedWith ??= code;
+  }
+  serializeAttachment(value: unknown): void {
+    this.attachment = value;
+  }
+  deserializeAttachment(): unknown {
+    return this.attachment;
+  }
+  /** What was sent, as text, and how many bytes. */
+  get text(): string {
+    return this.sent.map((message) => new TextDecoder().decode(message)).join('');
+  }
+  get sentBytes(): number {
+    return this.sent.reduce((total, message) => total + message.byteLength, 0);
+  }
+}
+
+describe('the object sending a stream', () => {
+  const SNAPSHOT = `retry: 3000\n\nid: r.0\nevent: snapshot\ndata: [${'x'.repeat(10_000_000)}]\n\n`;
+  const CHANGE = `id: r.1\nevent: created\ndata: ${'c'.repeat(600_000)}\n\n`;
+  const encoder = new TextEncoder();
+  const adopted: EventChannel[] = [];
+  const list = {
+    store: { run: 'r' },
+    viewId: async () => {},
+    events: { adopt: (channel: EventChannel) => adopted.push(channel) },
+  };
+
+  /** The object's streams, with `sockets` those an earlier instance accepted. */
+  const objectStreams = (sockets: ObjectSocket[] = []) => {
+    const ctx = { acceptWebSocket: () => {}, getWebSockets: () => sockets };
+    return new EventSockets(
+      ctx as unknown as DurableObjectState,
+      () => list as unknown as LiveList,
+    );
+  };
+
+  /** A stream opened and answered with `opening`: the object's end of its socket, its client. */
+  const opened = (streams: EventSockets, opening: string) => {
+    const socket = new ObjectSocket();
+    vi.stubGlobal(
+      'WebSocketPair',
+      class {
+        0 = {};
+        1 = socket;
+      },
+    );
+    const channel = streams.open(opening.length + MAX_BACKLOG_BYTES);
+    const client = new EventClient(channel, undefined, () => {});
+    client.send(encoder.encode(opening));
+    channel.respond({});
+    return { socket, client };
+  };
+
+  beforeEach(() => {
+    adopted.length = 0;
+    // Node's Response refuses the status 101 the object answers with.
+    vi.stubGlobal(
+      'Response',
+      class {
+        constructor(
+          readonly body: unknown,
+          readonly init: object,
+        ) {}
+      },
+    );
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('sends a stream no further ahead of what its client took than the window', () => {
+    const { socket } = opened(objectStreams(), SNAPSHOT);
+    expect(socket.sentBytes).toBeLessThanOrEqual(SEND_WINDOW_BYTES);
+  });
+
+  it('sends the rest as the worker says its client took it, every byte once, in order', () => {
+    const streams = objectStreams();
+    const { socket } = opened(streams, SNAPSHOT);
+    for (let told = 0; told < socket.sentBytes;) {
+      const taken = socket.sentBytes - told;
+      told = socket.sentBytes;
+      streams.received(socket as unknown as WebSocket, String(taken));
+    }
+    expect(socket.text === SNAPSHOT).toBe(true);
+  });
+
+  it('closes with the code that drops its client a stream with more than 1 MiB waiting', () => {
+    const { socket, client } = opened(objectStreams(), 'retry: 3000\n\n');
+    const change = encoder.encode(CHANGE);
+    // All the window holds, and one change that waits.
+    for (let sent = 0; sent <= SEND_WINDOW_BYTES; sent += change.byteLength) client.send(change);
+    const closedEarly = socket.closedWith;
+    client.send(change);
+    expect([closedEarly, socket.closedWith]).toEqual([undefined, STREAM_BEHIND]);
+  });
+
+  it('ends, once its object has woken, a stream that had bytes waiting when it left memory', async () => {
+    const waiting = opened(objectStreams(), SNAPSHOT).socket;
+    const sent = opened(objectStreams(), CHANGE).socket;
+    await objectStreams([waiting, sent]).adoptAll();
+    expect([waiting.closedWith, sent.closedWith, adopted.length]).toEqual([
+      STREAM_ENDED,
+      undefined,
+      1,
+    ]);
+  });
+
+  it('puts the list’s own encoding of its items in a snapshot, not a copy', () => {
+    const items = encoder.encode('[]');
+    const streamed = { store: { version: 'r.0' }, itemsJson: () => items };
+    const opening = openingOf(streamed as unknown as StreamedList, undefined, () => items);
+    expect(opening.includes(items)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 // Type-checked with the workers types (tsconfig.worker.json), as the relay it feeds is.
-import { messagesOf, OPENING_BYTES_HEADER } from '../../src/hosts/workerd/relay-protocol.ts';
+import { messagesOf, SEND_WINDOW_BYTES } from '../../src/hosts/workerd/relay-protocol.ts';
 
 /** One SSE event of the stub's list, as a client parses it. */
 export interface StubEvent {
@@ -17,6 +17,10 @@ const sse = ({ id, event, data }: StubEvent) => `id: ${id}\nevent: ${event}\ndat
 /** The worker's end of a socket to the stub: only what the relay uses of a WebSocket. */
 class StubSocket {
   binaryType = 'blob';
+  /** The code the worker closed it with, if it did. */
+  closedWith: number | undefined;
+  /** Hears the worker's word that its client took that many more bytes. */
+  onTaken = (_byteCount: number) => {};
   readonly #listeners = new Map<string, ((event: object) => void)[]>();
   #closed = false;
   readonly #send: (socket: StubSocket) => void;
@@ -33,8 +37,13 @@ class StubSocket {
     this.#listeners.set(type, [...(this.#listeners.get(type) ?? []), listener]);
   }
 
-  close(): void {
+  close(code: number): void {
     this.#closed = true;
+    this.closedWith ??= code;
+  }
+
+  send(message: string): void {
+    this.onTaken(Number(message));
   }
 
   emit(type: 'message' | 'close', event: object): void {
@@ -53,8 +62,15 @@ export interface StubOptions {
    * for none: `opening` counts the object's openings from 0.
    */
   readonly cut: (messages: readonly Uint8Array[], opening: number) => number | undefined;
-  /** The time between two messages, and before the first. */
+  /** The code its socket closes with at the cut: by default, that of an object lost. */
+  readonly cutCode?: number;
+  /** The time between two messages, and before the first; with 0, they come back to back. */
   readonly gapMs?: number;
+  /**
+   * Whether it sends every message regardless; else it keeps to the window as the object
+   * does, leaving no more than `SEND_WINDOW_BYTES` unacknowledged.
+   */
+  readonly ignoresWindow?: boolean;
 }
 
 /**
@@ -65,6 +81,8 @@ export interface StubOptions {
 export class StubListObject {
   /** When each opening was asked for (`Date.now()`). */
   readonly openedAt: number[] = [];
+  /** The worker's end of each socket opened. */
+  readonly sockets: StubSocket[] = [];
   readonly #options: StubOptions;
 
   constructor(options: StubOptions) {
@@ -78,8 +96,8 @@ export class StubListObject {
       const messages = writes.flatMap((write) => [...messagesOf(encoder.encode(write))]);
       const cut = this.#options.cut(messages, opening);
       const webSocket = new StubSocket((socket) => this.#send(socket, messages, cut));
-      const headers = new Headers({ [OPENING_BYTES_HEADER]: String(writes[0]!.length) });
-      return { webSocket, headers, body: null };
+      this.sockets.push(webSocket);
+      return { webSocket, headers: new Headers(), body: null };
     },
   } as unknown as DurableObjectStub;
 
@@ -101,12 +119,23 @@ export class StubListObject {
 
   #send(socket: StubSocket, messages: readonly Uint8Array[], cut: number | undefined): void {
     const gapMs = this.#options.gapMs ?? 1;
+    const window = this.#options.ignoresWindow ? Infinity : SEND_WINDOW_BYTES;
+    let unacked = 0;
+    let stalled: (() => void) | undefined;
+    socket.onTaken = (byteCount) => {
+      unacked = Math.max(0, unacked - byteCount);
+      stalled?.();
+    };
     const next = (sent: number) => {
-      if (sent === cut) return socket.emit('close', { code: OBJECT_LOST });
+      stalled = undefined;
+      if (sent === cut) return socket.emit('close', { code: this.#options.cutCode ?? OBJECT_LOST });
       if (sent === messages.length) return;
       const { buffer, byteOffset, byteLength } = messages[sent]!;
+      if (unacked + byteLength > window) return void (stalled = () => next(sent));
+      unacked += byteLength;
       socket.emit('message', { data: buffer.slice(byteOffset, byteOffset + byteLength) });
-      setTimeout(() => next(sent + 1), gapMs);
+      if (gapMs === 0) next(sent + 1);
+      else setTimeout(() => next(sent + 1), gapMs);
     };
     setTimeout(() => next(0), gapMs);
   }

@@ -30,6 +30,11 @@ export const TEST_PATHS = {
   releaseListCreations: '/__test/release-list-creations',
   /** How many list creations wait to be counted. */
   listCreationsWaiting: '/__test/list-creations-waiting',
+  /**
+   * Adds `?count=` items titled `?title=` to the list at once, as that many creates would, with
+   * none of their requests: a large list in a moment.
+   */
+  seed: '/__test/seed',
 };
 
 /** The reason `forget` aborts the object with: the runtime logs it, and it is expected. */

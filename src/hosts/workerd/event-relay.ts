@@ -1,24 +1,17 @@
+import { EventClient, lastEventIdOf, PING } from '../../live/event-channel.ts';
+import { webEventChannel } from '../../live/web-event-channel.ts';
 import {
-  EventClient,
-  lastEventIdOf,
-  MAX_BACKLOG_BYTES,
-  PING,
-  type EventChannel,
-} from '../../live/event-channel.ts';
-import { openWebEventChannel } from '../../live/web-event-channel.ts';
-import {
+  ACK_BYTES,
   endStream,
-  OPENING_BYTES_HEADER,
   PassedMessages,
   RECONNECT,
   reconnectDelayMs,
+  RELAY_QUEUE_BYTES,
   startsWithSnapshot,
+  STREAM_BEHIND,
   STREAM_ENDED,
   withoutRetry,
 } from './relay-protocol.ts';
-
-/** Headers of the object's WebSocket answer that are not the stream's. */
-const SOCKET_HEADERS = ['upgrade', 'connection', 'sec-websocket-accept', OPENING_BYTES_HEADER];
 
 /**
  * Answers `GET` of a list's event stream, fed by a hibernatable WebSocket to the list's object
@@ -43,12 +36,12 @@ export async function relayEvents(
     free();
     return answer;
   }
-  const openingBytes = Number(answer.headers.get(OPENING_BYTES_HEADER));
   const headers = new Headers(answer.headers);
-  for (const name of SOCKET_HEADERS) headers.delete(name);
-  const channel = openWebEventChannel(openingBytes + MAX_BACKLOG_BYTES);
-  const response = channel.respond({ status: 200, headers });
-  new EventRelay(listObject, request, channel, heartbeatSeconds, free).listen(accepted(socket));
+  // The headers of the object's WebSocket answer are not the stream's.
+  for (const name of ['upgrade', 'connection', 'sec-websocket-accept']) headers.delete(name);
+  const relay = new EventRelay(listObject, request, heartbeatSeconds, free);
+  const response = relay.channel.respond({ status: 200, headers });
+  relay.listen(socket);
   return response;
 }
 
@@ -57,6 +50,7 @@ class EventRelay {
   /** A new stub each time: one whose object was reset throws. */
   readonly #listObject: () => DurableObjectStub;
   readonly #request: Request;
+  readonly channel = webEventChannel(RELAY_QUEUE_BYTES, (byteCount) => this.#taken(byteCount));
   readonly #client: EventClient;
   readonly #heartbeat: ReturnType<typeof setInterval>;
   readonly #free: () => void;
@@ -67,11 +61,12 @@ class EventRelay {
   #failures = 0;
   #reopening: ReturnType<typeof setTimeout> | null = null;
   #ended = false;
+  /** Bytes the client took that the object was not yet told of. */
+  #untold = 0;
 
   constructor(
     listObject: () => DurableObjectStub,
     request: Request,
-    channel: EventChannel,
     heartbeatSeconds: number,
     free: () => void,
   ) {
@@ -79,7 +74,7 @@ class EventRelay {
     this.#free = free;
     this.#request = request;
     this.#passed = new PassedMessages(lastEventIdOf(request));
-    this.#client = new EventClient(channel, request.signal, () => this.#stop());
+    this.#client = new EventClient(this.channel, request.signal, () => this.#stop());
     // A ping inside a message that comes in pieces would end it early.
     const beat = () => {
       if (this.#passed.atMessageEnd) this.#client.send(PING);
@@ -89,11 +84,15 @@ class EventRelay {
     if (request.signal.aborted) this.#client.end();
   }
 
-  /** Passes on what comes on `socket`, accepted; `resumed`: it replaces one that was lost. */
+  /** Passes on what comes on `socket`, as bytes, not Blobs; `resumed`: it replaces one lost. */
   listen(socket: WebSocket, resumed = false): void {
+    socket.binaryType = 'arraybuffer';
+    socket.accept();
     // The client may have left while the object was asked for the socket.
     if (this.#ended) return endStream(socket);
     this.#socket = socket;
+    // What was queued before is taken first: the new object is told only of what follows.
+    this.#untold = -this.channel.heldBytes;
     const openedAt = Date.now();
     let awaitingOpening = resumed;
     socket.addEventListener('message', ({ data }) => {
@@ -111,6 +110,7 @@ class EventRelay {
     const closed = (code: number) => {
       if (socket !== this.#socket || this.#ended) return;
       this.#socket = undefined;
+      if (code === STREAM_BEHIND) return this.#client.end(true);
       // Resumed after half a message, the stream would append the next to it: it ends, and
       // the client's EventSource drops the half and comes back with the id of the last whole.
       if (code === STREAM_ENDED || !this.#passed.atMessageEnd) return this.#client.end();
@@ -143,9 +143,21 @@ class EventRelay {
         await answer.body?.cancel();
         return this.#client.end();
       }
-      this.listen(accepted(socket), true);
+      this.listen(socket, true);
     } catch {
       this.#reopenLater();
+    }
+  }
+
+  /** The client took `byteCount` bytes: the object hears of each `ACK_BYTES`, to send more. */
+  #taken(byteCount: number): void {
+    this.#untold += byteCount;
+    if (this.#untold < ACK_BYTES) return;
+    try {
+      this.#socket?.send(String(this.#untold));
+      this.#untold = 0;
+    } catch {
+      // The socket closed; its close event says what comes next.
     }
   }
 
@@ -165,11 +177,4 @@ function upgradeOf(request: Request, lastEventId?: string): Request {
   headers.set('upgrade', 'websocket');
   if (lastEventId !== undefined) headers.set('last-event-id', lastEventId);
   return new Request(request.url, { headers });
-}
-
-/** The worker's end of a socket to the object, taking bytes as they come, not as Blobs. */
-function accepted(socket: WebSocket): WebSocket {
-  socket.binaryType = 'arraybuffer';
-  socket.accept();
-  return socket;
 }

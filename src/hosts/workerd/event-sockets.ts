@@ -1,12 +1,15 @@
-import type { EventChannel } from '../../live/event-channel.ts';
+import { MAX_BACKLOG_BYTES, type EventChannel } from '../../live/event-channel.ts';
 import type { LiveList } from '../../lists/live-list.ts';
-import { endStream, messagesOf, OPENING_BYTES_HEADER } from './relay-protocol.ts';
+import {
+  endStream,
+  messagesOf,
+  SEND_WINDOW_BYTES,
+  STREAM_BEHIND,
+  STREAM_ENDED,
+} from './relay-protocol.ts';
 
 /** A new socket, until the handler answers with it: the worker's end, and how to accept ours. */
-interface Unanswered {
-  readonly peer: WebSocket;
-  readonly accept: () => void;
-}
+type Unanswered = { readonly peer: WebSocket; readonly accept: () => void };
 
 /** What a stream's socket keeps while the object hibernates. */
 interface Attachment {
@@ -14,12 +17,14 @@ interface Attachment {
   readonly run: string;
   /** Whether it was opened through the list's view id. */
   readonly viewOnly: boolean;
+  /** Whether bytes waited to be sent, which left memory with the object that held them. */
+  readonly waiting?: boolean;
 }
 
 /**
  * A list object's event streams, each a WebSocket to the worker that carries it to its client,
  * accepted with the Hibernation API: the object may leave memory while they stay open, and the
- * runtime wakes it for a change or a closed socket.
+ * runtime wakes it for a change, a closed socket, or a worker's word that its client read more.
  */
 export class EventSockets {
   readonly #ctx: DurableObjectState;
@@ -32,33 +37,37 @@ export class EventSockets {
     this.#listOf = listOf;
   }
 
-  readonly open = (_queueBytes: number, viewOnly = false): EventChannel => {
+  readonly open = (queueBytes: number, viewOnly = false): EventChannel => {
     const { 0: peer, 1: socket } = new WebSocketPair();
-    const accept = () => {
-      this.#ctx.acceptWebSocket(socket);
-      const attachment: Attachment = { run: this.#listOf()!.store.run, viewOnly };
-      socket.serializeAttachment(attachment);
-    };
-    const channel = new SocketChannel(socket, { peer, accept });
+    const accept = () => this.#ctx.acceptWebSocket(socket);
+    const attachment: Attachment = { run: this.#listOf()!.store.run, viewOnly };
+    const channel = new SocketChannel(socket, attachment, queueBytes, { peer, accept });
     this.#channels.set(socket, channel);
     return channel;
   };
 
   /**
-   * Hands the list the streams held before the object hibernated. One opened on another run of
-   * the list (a list kept in memory starts again with its object) ends: its client reconnects.
+   * Hands the list the streams held before the object hibernated, once it has its view id. One
+   * opened on another run of the list (a list kept in memory starts again with its object), or
+   * one that had bytes waiting, ends: its client reconnects.
    */
-  adoptAll(): void {
+  async adoptAll(): Promise<void> {
     const sockets = this.#ctx.getWebSockets();
     const list = sockets.length > 0 ? this.#listOf() : undefined;
+    await list?.viewId();
     for (const socket of sockets) {
-      const { run, viewOnly } = socket.deserializeAttachment() as Attachment;
-      if (list !== undefined && run === list.store.run) {
-        const channel = new SocketChannel(socket);
+      const attachment = socket.deserializeAttachment() as Attachment;
+      if (list !== undefined && attachment.run === list.store.run && !attachment.waiting) {
+        const channel = new SocketChannel(socket, attachment, MAX_BACKLOG_BYTES);
         this.#channels.set(socket, channel);
-        list.events.adopt(channel, viewOnly);
+        list.events.adopt(channel, attachment.viewOnly);
       } else endStream(socket);
     }
+  }
+
+  /** The worker's message on `socket`: how many more bytes its client took. */
+  received(socket: WebSocket, message: string | ArrayBuffer): void {
+    this.#channels.get(socket)?.taken(Number(message) || 0);
   }
 
   /** The worker closed the socket, or it failed: its client is gone. */
@@ -67,40 +76,63 @@ export class EventSockets {
   }
 }
 
-/** One stream's WebSocket, on the object's side. */
+/**
+ * One stream's WebSocket, on the object's side. It sends no more than `SEND_WINDOW_BYTES` that
+ * are unacknowledged; the rest waits as views of the bytes it was given, the encodings the list
+ * shares among its streams, so a large snapshot is held once, not once per stream.
+ */
 class SocketChannel implements EventChannel {
   readonly #socket: WebSocket;
+  readonly #attachment: Attachment;
+  /** The most that may wait, as on Node: the opening and `MAX_BACKLOG_BYTES`. */
+  readonly #limit: number;
   #unanswered: Unanswered | undefined;
-  /** What was written before the answer: the opening. */
-  readonly #pending: Uint8Array[] = [];
+  readonly #waiting: Uint8Array[] = [];
+  #waitingBytes = 0;
+  /** Sent, and not yet acknowledged as taken by the client. */
+  #unacked = 0;
+  /** What the attachment says of `waiting`; undefined before it is written. */
+  #markedWaiting: boolean | undefined;
+  /** Set once the stream ends: the socket closes with it when nothing waits. */
+  #closeCode: number | undefined;
   #open = true;
   #gone = () => {};
 
   /** Without `unanswered`, `socket` is one an earlier instance of the object accepted. */
-  constructor(socket: WebSocket, unanswered?: Unanswered) {
+  constructor(socket: WebSocket, attachment: Attachment, limit: number, unanswered?: Unanswered) {
     this.#socket = socket;
+    this.#attachment = attachment;
+    this.#markedWaiting = attachment.waiting;
+    this.#limit = limit;
     this.#unanswered = unanswered;
   }
 
-  // The runtime queues what is sent without a limit: the worker, which sees its client's own
-  // queue, drops a client that falls behind.
   write(bytes: Uint8Array): boolean {
-    if (this.#unanswered !== undefined) this.#pending.push(bytes);
-    else {
-      try {
-        for (const message of messagesOf(bytes)) this.#socket.send(message);
-      } catch {
-        this.leave();
-      }
-    }
+    if (this.#closeCode !== undefined) return false;
+    for (const message of messagesOf(bytes)) this.#waiting.push(message);
+    this.#waitingBytes += bytes.byteLength;
+    if (this.#waitingBytes > this.#limit) return false;
+    this.#send();
     return this.#open;
   }
 
-  /** What was sent cannot be taken back: the stream ends after it, whenever asked to. */
-  end(): void {
-    if (!this.#open) return;
-    this.#open = false;
-    endStream(this.#socket);
+  /** The worker passed `byteCount` more bytes on to the client. */
+  taken(byteCount: number): void {
+    this.#unacked = Math.max(0, this.#unacked - byteCount);
+    this.#send();
+  }
+
+  /**
+   * Ends the stream after what waits, or, `now` (the client fell behind), at once, with the
+   * code that has the worker drop its client, which resumes by id.
+   */
+  end(now: boolean): void {
+    this.#closeCode ??= now ? STREAM_BEHIND : STREAM_ENDED;
+    if (now) {
+      this.#waiting.length = 0;
+      this.#waitingBytes = 0;
+    }
+    this.#send();
   }
 
   onGone(listener: () => void): void {
@@ -109,20 +141,40 @@ class SocketChannel implements EventChannel {
 
   leave(): void {
     if (!this.#open) return;
-    this.end();
+    this.end(true);
     this.#gone();
   }
 
-  // The handler opens a stream and answers with it in one synchronous step: nothing ends the
-  // stream before this.
+  // The handler answers with the stream in the step that opens it: nothing ends it before.
   respond(init: ResponseInit): Response {
     const { peer, accept } = this.#unanswered!;
     accept();
     this.#unanswered = undefined;
-    const headers = new Headers(init.headers);
-    const openingBytes = this.#pending.reduce((total, bytes) => total + bytes.byteLength, 0);
-    headers.set(OPENING_BYTES_HEADER, String(openingBytes));
-    for (const bytes of this.#pending.splice(0)) this.write(bytes);
-    return new Response(null, { status: 101, webSocket: peer, headers });
+    this.#send();
+    return new Response(null, { status: 101, webSocket: peer, headers: init.headers });
+  }
+
+  #send(): void {
+    if (this.#unanswered !== undefined || !this.#open) return;
+    try {
+      while (this.#unacked + (this.#waiting[0]?.byteLength ?? Infinity) <= SEND_WINDOW_BYTES) {
+        const message = this.#waiting.shift()!;
+        this.#socket.send(message);
+        this.#waitingBytes -= message.byteLength;
+        this.#unacked += message.byteLength;
+      }
+      const waiting = this.#waiting.length > 0;
+      if (this.#closeCode !== undefined && !waiting) {
+        this.#open = false;
+        return endStream(this.#socket, this.#closeCode);
+      }
+      // What waits is lost if the object leaves memory: the attachment tells the next one.
+      if (waiting !== this.#markedWaiting) {
+        this.#markedWaiting = waiting;
+        this.#socket.serializeAttachment({ ...this.#attachment, waiting });
+      }
+    } catch {
+      this.leave();
+    }
   }
 }

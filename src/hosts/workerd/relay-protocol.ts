@@ -1,4 +1,5 @@
 import { concatBytes } from '../../http/body.ts';
+import { MAX_BACKLOG_BYTES } from '../../live/event-channel.ts';
 
 /**
  * How a list's object and the worker that carries one of its event streams speak over their
@@ -25,23 +26,45 @@ export function reconnectDelayMs(failures: number): number {
 /** The object's close code: the stream ends. A socket closed otherwise lost its object. */
 export const STREAM_ENDED = 1000;
 
-/** Ends the stream on `socket`, which may have closed already. */
-export function endStream(socket: WebSocket): void {
+/** Ends the stream on `socket`, which may have closed already, with `code`. */
+export function endStream(socket: WebSocket, code = STREAM_ENDED): void {
   try {
-    socket.close(STREAM_ENDED);
+    socket.close(code);
   } catch {
     // Closed already: there is no one left to tell.
   }
 }
-
-/** The opening's size, on the object's answer, so the worker can queue it all for a slow client. */
-export const OPENING_BYTES_HEADER = 'x-todo-opening-bytes';
 
 /**
  * The largest message either side sends: workerd refuses one over 32 MiB, which a snapshot may
  * be, and smaller ones let the worker pass a large opening on while the rest arrives.
  */
 export const MAX_MESSAGE_BYTES = 1 << 20;
+
+/**
+ * How far the object runs ahead of a stream's client. workerd's WebSocket has no
+ * `bufferedAmount` and queues what is sent without a limit, so the worker says what its client
+ * took: a text message with the byte count, each time `ACK_BYTES` more were taken. The object
+ * leaves no more than `SEND_WINDOW_BYTES` of what it sent unacknowledged; the rest
+ * waits in the object as parts of the encodings the list shares among its streams.
+ */
+/**
+ * Small, so that a client taking 64 KiB in ten seconds keeps its object awake: the bytes that
+ * wait for it leave memory with an object that hibernates, and the stream then ends.
+ */
+export const ACK_BYTES = 64 * 1024;
+/** It holds the largest message and what the client took untold, so a stream never stalls. */
+export const SEND_WINDOW_BYTES = 2 * MAX_MESSAGE_BYTES;
+
+/**
+ * The most the worker queues for a client: what its socket and the one before sent (the new
+ * object is told of what the client takes only once the old bytes are taken), and a margin as
+ * on Node. More means an object that does not keep to its window: the client is dropped.
+ */
+export const RELAY_QUEUE_BYTES = 2 * SEND_WINDOW_BYTES + MAX_BACKLOG_BYTES;
+
+/** The object's close code for a stream too far behind: the worker drops its client. */
+export const STREAM_BEHIND = 4001;
 
 const LF = 0x0a;
 const decoder = new TextDecoder();

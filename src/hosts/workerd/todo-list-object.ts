@@ -88,12 +88,8 @@ export class TodoListObject extends DurableObject<Env> {
       viewIds: new ViewIds(config.viewSecret),
       host: { openEventChannel: this.#sockets.open, writesHeartbeats: false, reportError },
     });
-    const adoptStreams = async () => {
-      if (ctx.getWebSockets().length > 0) await this.#list()?.viewId();
-      this.#sockets.adoptAll();
-    };
     // What streams send of the list holds its view id. A failure resets the object, logged.
-    ctx.blockConcurrencyWhile(adoptStreams).catch((error: unknown) => reportError(error));
+    ctx.blockConcurrencyWhile(() => this.#sockets.adoptAll()).catch(reportError);
   }
 
   /**
@@ -122,6 +118,10 @@ export class TodoListObject extends DurableObject<Env> {
       return this.app.fetch(new Request(request.url, { headers: request.headers }));
     }
     return answerAfterBody(request, (forwarded) => this.app.fetch(forwarded));
+  }
+
+  override webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): void {
+    this.#sockets.received(socket, message);
   }
 
   override webSocketClose(socket: WebSocket): void {
