@@ -1,6 +1,7 @@
 import { afterAll, describe } from 'vitest';
 import { clientLimitsSuite } from './conformance/client-limits.ts';
 import { eventsSuite } from './conformance/events.ts';
+import { hostileInputSuite, WRANGLER_DEV_WIRE } from './conformance/hostile-input.ts';
 import { itemsSuite } from './conformance/items.ts';
 import { listsSuite } from './conformance/lists.ts';
 import { viewLinksSuite } from './conformance/view-links.ts';
@@ -20,4 +21,5 @@ describe(host.name, () => {
   clientLimitsSuite(host, { streamsOnly: true });
 });
 refusedBodiesSuite(wranglerDev, 2);
+hostileInputSuite(wranglerDev, WRANGLER_DEV_WIRE);
 afterAll(stopWorkerd);

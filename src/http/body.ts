@@ -79,7 +79,7 @@ async function carriesNoBytes(body: ReadableStream<Uint8Array>): Promise<boolean
 }
 
 /** The client went away or broke the framing: its failure, not the server's. */
-function bodyEndedEarly(): never {
+export function bodyEndedEarly(): never {
   throw new HttpProblem(400, 'The body ended before it was complete.');
 }
 
