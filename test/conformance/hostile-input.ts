@@ -12,15 +12,28 @@ export interface WireAnswers {
   readonly cutBody: number;
   /** A chunk size that is not hexadecimal. */
   readonly badChunkSize: number;
+  /** A create with both `Transfer-Encoding: chunked` and a `Content-Length`. */
+  readonly bothLengths: number;
   /** Lines the host itself logs for each request whose client went away mid-body. */
   readonly linesPerCutBody: number;
+  /**
+   * Whether the rest of a body over the limit is read after the 413 has gone out, the
+   * connection kept: workerd resets one whose body is still arriving. The Node host closes it.
+   */
+  readonly readsPastLimit: boolean;
 }
 
 /** The Node host: its handler reads every body, and answers a cut one with 400. */
-export const NODE_WIRE: WireAnswers = { cutBody: 400, badChunkSize: 400, linesPerCutBody: 0 };
+export const NODE_WIRE: WireAnswers = {
+  cutBody: 400,
+  badChunkSize: 400,
+  bothLengths: 400,
+  linesPerCutBody: 0,
+  readsPastLimit: false,
+};
 
-/** workerd on its own (Miniflare): the worker reads a cut body as Node's handler does. */
-export const WORKERD_WIRE: WireAnswers = { ...NODE_WIRE };
+/** workerd on its own (Miniflare): it takes a body framed twice by its chunks. */
+export const WORKERD_WIRE: WireAnswers = { ...NODE_WIRE, bothLengths: 201, readsPastLimit: true };
 
 /**
  * `wrangler dev`: its proxy answers a request whose body broke with its own 500 ("Error:
@@ -29,7 +42,9 @@ export const WORKERD_WIRE: WireAnswers = { ...NODE_WIRE };
 export const WRANGLER_DEV_WIRE: WireAnswers = {
   cutBody: 500,
   badChunkSize: 500,
+  bothLengths: 201,
   linesPerCutBody: 1,
+  readsPastLimit: true,
 };
 
 /** The line `wrangler dev`'s proxy logs for a request whose client went away. */
@@ -46,6 +61,34 @@ async function rawAnswers(service: TestService, request: string | Uint8Array, en
   if (end) connection.socket.end();
   await connection.closed;
   return parseResponses(connection.bytes).map((response) => response.status);
+}
+
+/** Far more than the sockets between a client and the service hold. */
+const OFFERED = 32 * 1024 * 1024;
+
+/**
+ * A create whose chunked body is `offered` bytes, written as fast as the server takes it, then
+ * a GET: the answers, and how much of the body had gone out when the first answer came.
+ */
+async function floodedCreate(service: TestService, offered: number) {
+  const frame = Buffer.from(`10000\r\n${' '.repeat(0x10000)}\r\n`);
+  const connection = await RawConnection.open(service.origin!);
+  let sent = 0;
+  let sentWhenAnswered = Infinity;
+  connection.socket.once('data', () => (sentWhenAnswered = sent));
+  const pump = () => {
+    while (!connection.socket.destroyed && sent < offered) {
+      sent += frame.length;
+      if (!connection.write(frame)) return void connection.socket.once('drain', pump);
+    }
+    const get = 'GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n';
+    if (!connection.socket.destroyed) connection.write(`0\r\n\r\n${get}`);
+  };
+  connection.write(`${HEAD}Transfer-Encoding: chunked\r\n\r\nd\r\n{"title":"a"}\r\n`);
+  pump();
+  await connection.closed;
+  const statuses = parseResponses(connection.bytes).map((response) => response.status);
+  return { statuses, sentWhenAnswered };
 }
 
 /**
@@ -98,6 +141,22 @@ export function hostileInputSuite(host: TestHost, wire: WireAnswers): void {
       expect(await rawAnswers(api(), request)).toEqual([wire.badChunkSize]);
       expect(await listState(api())).toEqual(before);
       await expectLoggedOnly(api(), wire.linesPerCutBody);
+    });
+
+    it('answers a body framed by both Transfer-Encoding and Content-Length as the host reads it', async () => {
+      const framing = 'Transfer-Encoding: chunked\r\nContent-Length: 5\r\nConnection: close\r\n';
+      const request = `${HEAD}${framing}\r\nd\r\n{"title":"a"}\r\n0\r\n\r\n`;
+      expect(await rawAnswers(api(), request)).toEqual([wire.bothLengths]);
+      const stored = wire.bothLengths === 201 ? ['a'] : [];
+      expect((await listState(api())).todos.map((todo) => todo.title)).toEqual(stored);
+    });
+
+    it('refuses a chunked body far over the limit with 413 before it has all been sent', async () => {
+      const before = await listState(api());
+      const { statuses, sentWhenAnswered } = await floodedCreate(api(), OFFERED);
+      expect(statuses).toEqual(wire.readsPastLimit ? [413, 200] : [413]);
+      expect(sentWhenAnswered).toBeLessThan(OFFERED);
+      expect(await listState(api())).toEqual(before);
     });
 
     it.each([

@@ -1,15 +1,22 @@
+import { bodyEndedEarly } from '../../http/body.ts';
+import { HttpProblem } from '../../http/problem.ts';
+import { requestIdOf } from '../../http/request.ts';
+import { Responses } from '../../http/responses.ts';
+
 /** How much of a refused body is still read: the most Cloudflare passes a worker (Free, Pro). */
 const READ_REST_LIMIT_BYTES = 100 * 1024 * 1024;
 
 /**
- * Answers `request` with `answer`, then reads the rest of the body (up to `READ_REST_LIMIT_BYTES`)
- * before the answer goes out: workerd resets a connection whose body is still arriving when the
- * response ends. `passAtMost`: `answer` is given only that much of the body.
+ * Answers `request` with `answer`, which is given at most `passAtMost` bytes of its body, and
+ * reads the rest of the body (up to `READ_REST_LIMIT_BYTES`) before the answer ends: workerd
+ * resets a connection whose body is still arriving when the answer ends, and a client still
+ * sending then loses the answer. A rest longer than `holdAtMost` is read while the answer's
+ * status and body go out, not before: a body over the limit is refused as soon as it passes it.
  */
 export async function answerAfterBody(
   request: Request,
   answer: (request: Request) => Promise<Response>,
-  passAtMost = Infinity,
+  { passAtMost = Infinity, holdAtMost = 0 } = {},
 ): Promise<Response> {
   if (request.body === null) return answer(request);
   const source = request.body.getReader();
@@ -27,15 +34,42 @@ export async function answerAfterBody(
     { highWaterMark: 0 },
   );
   const response = await answer(new Request(request, { body }));
+  if ((await readRest(source, holdAtMost)) || response.body === null) return response;
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const sent = response.body.pipeTo(writable, { preventClose: true }).catch(() => {});
+  void sent.then(async () => {
+    if (!(await readRest(source, READ_REST_LIMIT_BYTES))) await source.cancel().catch(() => {});
+    await writable.close().catch(() => {});
+  });
+  return new Response(readable, response);
+}
+
+/** Reads the rest of a body, up to `limit` bytes: whether nothing is left to read. */
+async function readRest(source: ReadableStreamDefaultReader<Uint8Array>, limit: number) {
   try {
-    for (let read = 0; read <= READ_REST_LIMIT_BYTES;) {
+    for (let read = 0; read <= limit;) {
       const { done, value } = await source.read();
-      if (done) return response;
+      if (done) return true;
       read += value.byteLength;
     }
-    await source.cancel();
+    return false;
   } catch {
     // The client went away; there is nothing left to read.
+    return true;
   }
-  return response;
+}
+
+/**
+ * `request` answered by `object`, its body read here and passed whole: a body piped on would
+ * reach the object as complete when its client goes away ("Network connection lost" logged
+ * twice, and the cut body stored), and break when the object answers without reading it.
+ */
+export async function bodyToObject(request: Request, object: DurableObjectStub): Promise<Response> {
+  try {
+    const body = request.body && (await request.arrayBuffer().catch(bodyEndedEarly));
+    return await object.fetch(new Request(request, { body }));
+  } catch (error) {
+    if (!(error instanceof HttpProblem)) throw error;
+    return new Responses(Response, requestIdOf(request)).problem(error, true);
+  }
 }

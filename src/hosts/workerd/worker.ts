@@ -1,7 +1,6 @@
 import type { AssetSource } from '../../api/static-files.ts';
 import { createApp } from '../../app.ts';
 import { ConfigError } from '../../config.ts';
-import { bodyEndedEarly } from '../../http/body.ts';
 import { HttpProblem, serverFailure } from '../../http/problem.ts';
 import { IDEMPOTENCY_KEY, requestIdOf } from '../../http/request.ts';
 import { isApiPath, Responses } from '../../http/responses.ts';
@@ -15,7 +14,7 @@ import { configFromVars, type WorkerConfig } from './vars.ts';
 import { relayEvents } from './event-relay.ts';
 import { reportError } from './error-log.ts';
 import { LIST_NAME, objectIdOf, type Env, type ListCreated } from './todo-list-object.ts';
-import { answerAfterBody } from './request-body.ts';
+import { answerAfterBody, bodyToObject } from './request-body.ts';
 
 export { TodoListObject } from './todo-list-object.ts';
 
@@ -133,25 +132,13 @@ async function route(request: Request, env: Env): Promise<Response> {
       return responses.problem(error instanceof HttpProblem ? error : serverFailure(), true);
     }
   }
-  if (list === undefined) return answerAfterBody(request, handler);
+  // A rest the size of a body the handler takes is read before answering, a longer one after.
+  const holdAtMost = config.app.limits.maxBodyBytes;
+  if (list === undefined) return answerAfterBody(request, handler, { holdAtMost });
   // One byte over the limit is all the object's handler needs to refuse a body.
-  const needed = config.app.limits.maxBodyBytes + 1;
-  return answerAfterBody(request, (forwarded) => bodyToObject(forwarded, list.object()), needed);
-}
-
-/**
- * `request` answered by `object`, its body read here and passed whole: a body piped on would
- * reach the object as complete when its client goes away ("Network connection lost" logged
- * twice, and the cut body stored), and break when the object answers without reading it.
- */
-async function bodyToObject(request: Request, object: DurableObjectStub): Promise<Response> {
-  try {
-    const body = request.body && (await request.arrayBuffer().catch(bodyEndedEarly));
-    return await object.fetch(new Request(request, { body }));
-  } catch (error) {
-    if (!(error instanceof HttpProblem)) throw error;
-    return new Responses(Response, requestIdOf(request)).problem(error, true);
-  }
+  const passAtMost = holdAtMost + 1;
+  const toObject = (forwarded: Request) => bodyToObject(forwarded, list.object());
+  return answerAfterBody(request, toObject, { passAtMost, holdAtMost });
 }
 
 function started(env: Env): Isolate | ConfigError {
