@@ -143,6 +143,14 @@ export function hostileInputSuite(host: TestHost, wire: WireAnswers): void {
       await expectLoggedOnly(api(), wire.linesPerCutBody);
     });
 
+    it('refuses a create whose Content-Length is over the limit with 413 before its body is sent', async () => {
+      const connection = await RawConnection.open(api().origin!);
+      connection.write(`${HEAD}Content-Length: 100000000\r\n\r\n{"title":`);
+      const answer = await connection.until((text) => text.includes('\r\n\r\n'));
+      connection.socket.destroy();
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    });
+
     it('answers a body framed by both Transfer-Encoding and Content-Length as the host reads it', async () => {
       const framing = 'Transfer-Encoding: chunked\r\nContent-Length: 5\r\nConnection: close\r\n';
       const request = `${HEAD}${framing}\r\nd\r\n{"title":"a"}\r\n0\r\n\r\n`;

@@ -34,7 +34,8 @@ export async function answerAfterBody(
     { highWaterMark: 0 },
   );
   const response = await answer(new Request(request, { body }));
-  if ((await readRest(source, holdAtMost)) || response.body === null) return response;
+  const holds = Number(request.headers.get('content-length')) <= holdAtMost;
+  if ((holds && (await readRest(source, holdAtMost))) || response.body === null) return response;
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   const sent = response.body.pipeTo(writable, { preventClose: true }).catch(() => {});
   void sent.then(async () => {
@@ -64,9 +65,16 @@ async function readRest(source: ReadableStreamDefaultReader<Uint8Array>, limit: 
  * reach the object as complete when its client goes away ("Network connection lost" logged
  * twice, and the cut body stored), and break when the object answers without reading it.
  */
-export async function bodyToObject(request: Request, object: DurableObjectStub): Promise<Response> {
+export async function bodyToObject(
+  request: Request,
+  object: DurableObjectStub,
+  maxBodyBytes: number,
+): Promise<Response> {
+  // A body declared too long is refused by its length alone: none of it is waited for.
+  const tooLong = Number(request.headers.get('content-length')) > maxBodyBytes;
   try {
-    const body = request.body && (await request.arrayBuffer().catch(bodyEndedEarly));
+    const body =
+      request.body && !tooLong ? await request.arrayBuffer().catch(bodyEndedEarly) : null;
     return await object.fetch(new Request(request, { body }));
   } catch (error) {
     if (!(error instanceof HttpProblem)) throw error;

@@ -137,7 +137,7 @@ async function route(request: Request, env: Env): Promise<Response> {
   if (list === undefined) return answerAfterBody(request, handler, { holdAtMost });
   // One byte over the limit is all the object's handler needs to refuse a body.
   const passAtMost = holdAtMost + 1;
-  const toObject = (forwarded: Request) => bodyToObject(forwarded, list.object());
+  const toObject = (forwarded: Request) => bodyToObject(forwarded, list.object(), holdAtMost);
   return answerAfterBody(request, toObject, { passAtMost, holdAtMost });
 }
 
