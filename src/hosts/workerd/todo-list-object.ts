@@ -1,7 +1,10 @@
 import { DurableObject } from 'cloudflare:workers';
 import { createApp, type App } from '../../app.ts';
 import { ConfigError } from '../../config.ts';
+import { firstBytes, readRest } from '../../http/body.ts';
 import { HttpProblem } from '../../http/problem.ts';
+import { requestIdOf } from '../../http/request.ts';
+import { Responses } from '../../http/responses.ts';
 import { base64UrlOf, bytesOfBase64Url, ViewIds } from '../../lists/list-id.ts';
 import type { LiveList } from '../../lists/live-list.ts';
 import { singleList } from '../../lists/single-list.ts';
@@ -133,4 +136,43 @@ export class TodoListObject extends DurableObject<Env> {
     const { lists } = this.app;
     return this.#listId === undefined ? lists.defaultList : lists.named.get(this.#listId);
   }
+}
+
+/** How much of a refused body is still read: the most Cloudflare passes a worker (Free, Pro). */
+const READ_REST_LIMIT_BYTES = 100 * 1024 * 1024;
+
+/**
+ * Answers `request` with `answer`, given the body's first `maxBodyBytes + 1` bytes (all a handler
+ * needs to refuse it) as one buffer: a body piped on to an object reached it as whole when its
+ * client went away. A body that breaks first is answered 400. workerd resets a connection whose
+ * body still arrives when the answer ends, so the rest is read before the end: up to
+ * `maxBodyBytes` before the answer goes out, a longer rest as it goes out, so that a body over
+ * the limit is refused at once.
+ */
+export async function answerAfterBody(
+  request: Request,
+  answer: (request: Request) => Promise<Response>,
+  maxBodyBytes: number,
+): Promise<Response> {
+  if (request.body === null) return answer(request);
+  const source = request.body.getReader();
+  const tooLong = Number(request.headers.get('content-length')) > maxBodyBytes;
+  const most = maxBodyBytes + 1;
+  let response: Response;
+  try {
+    // A body declared too long is not waited for: the handler refuses it by its size unread.
+    const body = tooLong ? new Uint8Array(most) : await firstBytes(source, most);
+    response = await answer(new Request(request, { body }));
+  } catch (error) {
+    if (!(error instanceof HttpProblem)) throw error;
+    response = new Responses(Response, requestIdOf(request)).problem(error, true);
+  }
+  if ((!tooLong && (await readRest(source, maxBodyBytes))) || !response.body) return response;
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const sent = response.body.pipeTo(writable, { preventClose: true }).catch(() => {});
+  void sent.then(async () => {
+    if (!(await readRest(source, READ_REST_LIMIT_BYTES))) await source.cancel().catch(() => {});
+    await writable.close().catch(() => {});
+  });
+  return new Response(readable, response);
 }

@@ -13,8 +13,13 @@ import { LISTS_PATH } from '../../model/resources.ts';
 import { configFromVars, type WorkerConfig } from './vars.ts';
 import { relayEvents } from './event-relay.ts';
 import { reportError } from './error-log.ts';
-import { LIST_NAME, objectIdOf, type Env, type ListCreated } from './todo-list-object.ts';
-import { answerAfterBody, bodyToObject } from './request-body.ts';
+import {
+  answerAfterBody,
+  LIST_NAME,
+  objectIdOf,
+  type Env,
+  type ListCreated,
+} from './todo-list-object.ts';
 
 export { TodoListObject } from './todo-list-object.ts';
 
@@ -115,8 +120,10 @@ async function route(request: Request, env: Env): Promise<Response> {
     const detail = `The service is misconfigured. ${isolate.problems.join(' ')}`;
     const responses = new Responses(Response, requestIdOf(request));
     const api = isApiPath(pathOf(request.url));
-    return answerAfterBody(request, async () =>
-      responses.problem(new HttpProblem(500, detail), api),
+    return answerAfterBody(
+      request,
+      async () => responses.problem(new HttpProblem(500, detail), api),
+      0,
     );
   }
   const { config, viewIds, handler, streams } = isolate;
@@ -132,13 +139,9 @@ async function route(request: Request, env: Env): Promise<Response> {
       return responses.problem(error instanceof HttpProblem ? error : serverFailure(), true);
     }
   }
-  // A rest the size of a body the handler takes is read before answering, a longer one after.
-  const holdAtMost = config.app.limits.maxBodyBytes;
-  if (list === undefined) return answerAfterBody(request, handler, { holdAtMost });
-  // One byte over the limit is all the object's handler needs to refuse a body.
-  const passAtMost = holdAtMost + 1;
-  const toObject = (forwarded: Request) => bodyToObject(forwarded, list.object(), holdAtMost);
-  return answerAfterBody(request, toObject, { passAtMost, holdAtMost });
+  const maxBodyBytes = config.app.limits.maxBodyBytes;
+  if (list === undefined) return answerAfterBody(request, handler, maxBodyBytes);
+  return answerAfterBody(request, (forwarded) => list.object().fetch(forwarded), maxBodyBytes);
 }
 
 function started(env: Env): Isolate | ConfigError {
