@@ -1,9 +1,11 @@
 import { afterAll, describe } from 'vitest';
 import { clientLimitsSuite } from './conformance/client-limits.ts';
 import { eventsSuite } from './conformance/events.ts';
+import { hostileInputSuite, WRANGLER_DEV_WIRE } from './conformance/hostile-input.ts';
 import { itemsSuite } from './conformance/items.ts';
 import { listsSuite } from './conformance/lists.ts';
 import { viewLinksSuite } from './conformance/view-links.ts';
+import { modelBasedSuite } from './model/suite.ts';
 import { checkedAgainstOpenApi } from './support/openapi-check.ts';
 import { stopWorkerd, wranglerDev } from './support/workerd-host.ts';
 import { manyStreamsSuite } from './workerd/many-streams.ts';
@@ -22,4 +24,8 @@ describe(host.name, () => {
 });
 refusedBodiesSuite(wranglerDev, 2);
 manyStreamsSuite(wranglerDev);
+hostileInputSuite(wranglerDev, WRANGLER_DEV_WIRE);
+// Every stream a random sequence opens, replayed into its list through the CLI's proxy: the
+// other aspects and the kept sequences run on workerd in test/model/model-based.test.ts.
+modelBasedSuite(wranglerDev, { test: 3, fuzz: 30 }, { aspects: ['events'], keptSequences: false });
 afterAll(stopWorkerd);

@@ -134,3 +134,29 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
   }
   return joined;
 }
+
+/** The first `most` bytes of a body (all of it if shorter), else 400 if it breaks first. */
+export async function firstBytes(source: ReadableStreamDefaultReader<Uint8Array>, most: number) {
+  const chunks: Uint8Array[] = [];
+  for (let read = 0; read < most;) {
+    const { done, value } = await source.read().catch(bodyEndedEarly);
+    if (done) break;
+    chunks.push(value.subarray(0, most - read));
+    read += value.byteLength;
+  }
+  return concatBytes(chunks);
+}
+
+/** Reads the rest of a body, up to `limit` bytes: whether nothing is left to read. */
+export async function readRest(source: ReadableStreamDefaultReader<Uint8Array>, limit: number) {
+  try {
+    for (let read = 0; read <= limit;) {
+      const { done, value } = await source.read();
+      if (done) return true;
+      read += value.byteLength;
+    }
+    return false;
+  } catch {
+    return true; // The client went away: there is nothing left to read.
+  }
+}

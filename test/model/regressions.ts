@@ -1,5 +1,4 @@
 import { describe, it } from 'vitest';
-import { aspectsFor } from './aspects.ts';
 import { LIST_REGRESSIONS } from './list-regressions.ts';
 import type { TestHost } from '../support/hosts.ts';
 import { ModelCommand, runSequence, type Aspect } from './runner.ts';
@@ -139,15 +138,12 @@ const REGRESSIONS: readonly Regression[] = [
 
 export function modelRegressionSuite(host: TestHost): void {
   describe('sequences kept from shrunk failures', () => {
-    const regressions = [...REGRESSIONS, ...LIST_REGRESSIONS];
-    it.each(regressions.filter(({ aspect }) => aspectsFor(host).includes(aspect)))(
-      '$name',
-      ({ aspect, commands }) =>
-        runSequence(
-          host,
-          aspect,
-          commands.map((spec) => new ModelCommand(spec)),
-        ),
+    it.each([...REGRESSIONS, ...LIST_REGRESSIONS])('$name', ({ aspect, commands }) =>
+      runSequence(
+        host,
+        aspect,
+        commands.map((spec) => new ModelCommand(spec)),
+      ),
     );
   });
 }

@@ -62,7 +62,8 @@ export class ModelCommand implements fc.AsyncCommand<ListsModel, Real> {
 /**
  * Runs `commands` on a new service of `host`, checking `aspect` against the model. For
  * `events`, a stream of the default list is open from the start; the service's stopping ends
- * every stream a delete has not, and each is then replayed.
+ * every stream a delete has not (on workerd, the named lists are deleted first), and each is
+ * then replayed.
  */
 export async function runSequence(
   host: TestHost,
@@ -85,6 +86,7 @@ export async function runSequence(
     }
     if (aspect === 'list') await expectListsAsModel(service, lists, 'the start');
     await fc.asyncModelRun(() => ({ model: lists, real }), commands);
+    if (aspect === 'events' && host.stopKeepsNamedStreams) await deleteNamedLists(lists, real);
     const replays = real.subscriptions.map((subscription, index) =>
       expectReplay(subscription, `stream ${index + 1}`),
     );
@@ -92,6 +94,22 @@ export async function runSequence(
   } finally {
     for (const { stream } of real.subscriptions) stream.close();
     await close();
+  }
+}
+
+/**
+ * Deletes every named list the model holds, as a command of the sequence would: where stopping
+ * the service leaves named lists' streams open (workerd), each then ends with `list-deleted`.
+ */
+async function deleteNamedLists(lists: ListsModel, real: Real): Promise<void> {
+  const deleteFirst = new ModelCommand({
+    op: 'delete-list',
+    list: { kind: 'named', pick: 0 },
+    ifMatch: 'none',
+  });
+  for (let left = lists.named.length; left > 0; left -= 1) {
+    await deleteFirst.run(lists, real);
+    if (lists.named.length !== left - 1) throw new Error('A named list was not deleted.');
   }
 }
 

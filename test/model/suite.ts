@@ -1,6 +1,5 @@
 import { describe, it } from 'vitest';
 import type { TestHost } from '../support/hosts.ts';
-import { aspectsFor } from './aspects.ts';
 import { modelRegressionSuite } from './regressions.ts';
 import { checkAgainstModel, type Aspect } from './runner.ts';
 import { modelSettings, type RunBudget } from './settings.ts';
@@ -14,13 +13,20 @@ const TESTS: readonly [title: string, aspect: Aspect][] = [
   ['streams events that replay into the model’s lists', 'events'],
 ];
 
-/** Issue 6, item 1: random sequences of requests, compared with a reference model. */
-export function modelBasedSuite(host: TestHost, budget: RunBudget): void {
+/**
+ * Issue 6, item 1: random sequences of requests, compared with a reference model, on the
+ * `aspects` given (all by default), then the sequences kept from shrunk failures unless not.
+ */
+export function modelBasedSuite(
+  host: TestHost,
+  budget: RunBudget,
+  { aspects = TESTS.map(([, aspect]) => aspect), keptSequences = true } = {},
+): void {
   const settings = modelSettings(budget);
   describe(`${host.name} against the reference model`, () => {
     if (settings.fuzz) console.log(`${host.name}: fast-check seed ${settings.seed}`);
 
-    it.each(TESTS.filter(([, aspect]) => aspectsFor(host).includes(aspect)))(
+    it.each(TESTS.filter(([, aspect]) => aspects.includes(aspect)))(
       '%s',
       async (title, aspect) => {
         const started = performance.now();
@@ -37,6 +43,6 @@ export function modelBasedSuite(host: TestHost, budget: RunBudget): void {
       settings.fuzz ? 0 : SHRINKING_MS,
     );
 
-    modelRegressionSuite(host);
+    if (keptSequences) modelRegressionSuite(host);
   });
 }

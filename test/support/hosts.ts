@@ -41,6 +41,13 @@ export interface TestService {
    * none: the named lists held, or on workerd, the objects the worker has addressed.
    */
   countLists(): Promise<number>;
+  /** Where a raw client connects, for a host served over TCP. */
+  readonly origin?: string;
+  /**
+   * The lines the host logged since the last call that show it failing a request, where its log
+   * is watched (workerd): each service's `close` fails on any left unclaimed.
+   */
+  newFailures?(): string[];
   close(): Promise<void>;
 }
 
@@ -265,6 +272,7 @@ export const nodeHost: TestHost = {
       fetchFrom: (address, path, init) => fetchFrom(address, new URL(path, running.url), init),
       streamStats: async () => streamStatsOf(running.app),
       countLists: async () => namedListsOf(running.app),
+      origin: running.url,
       close: () => running.close(),
     };
   },

@@ -382,6 +382,8 @@ function workerdHost(name: string, start: Start, settings: Settings): TestHost {
         streamStats: (listId) => runtime.streamStats(listId),
         stopList: (listId) => runtime.forget(listId),
         countLists: async () => (addressed += await runtime.objectsAddressed()),
+        origin: runtime.origin,
+        newFailures: () => runtime.newFailures(),
         async close() {
           await pool.give(runtime);
           const failures = runtime.newFailures();

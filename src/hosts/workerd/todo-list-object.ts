@@ -1,7 +1,10 @@
 import { DurableObject } from 'cloudflare:workers';
 import { createApp, type App } from '../../app.ts';
 import { ConfigError } from '../../config.ts';
+import { firstBytes, readRest } from '../../http/body.ts';
 import { HttpProblem } from '../../http/problem.ts';
+import { requestIdOf } from '../../http/request.ts';
+import { Responses } from '../../http/responses.ts';
 import { base64UrlOf, bytesOfBase64Url, ViewIds } from '../../lists/list-id.ts';
 import type { LiveList } from '../../lists/live-list.ts';
 import { singleList } from '../../lists/single-list.ts';
@@ -117,7 +120,7 @@ export class TodoListObject extends DurableObject<Env> {
     if (request.method === 'GET' && request.headers.get('upgrade') === 'websocket') {
       return this.app.fetch(new Request(request.url, { headers: request.headers }));
     }
-    return answerAfterBody(request, (forwarded) => this.app.fetch(forwarded));
+    return this.app.fetch(request);
   }
 
   override webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): void {
@@ -142,42 +145,37 @@ export class TodoListObject extends DurableObject<Env> {
 const READ_REST_LIMIT_BYTES = 100 * 1024 * 1024;
 
 /**
- * Answers `request` with `answer`, then reads the rest of the body (up to `READ_REST_LIMIT_BYTES`)
- * before the answer goes out: workerd resets a connection whose body is still arriving when the
- * response ends, and an object that answers first breaks the body piped to it ("Network
- * connection lost"). `passAtMost`: the worker passes an object only what its handler needs to
- * refuse a body, so the object can read all it was given.
+ * Answers `request` with `answer`, given the body's first `maxBodyBytes + 1` bytes (all a handler
+ * needs to refuse it) as one buffer: a body piped on to an object reached it as whole when its
+ * client went away. A body that breaks first is answered 400. workerd resets a connection whose
+ * body still arrives when the answer ends, so the rest is read before the end: up to
+ * `maxBodyBytes` before the answer goes out, a longer rest as it goes out, so that a body over
+ * the limit is refused at once.
  */
 export async function answerAfterBody(
   request: Request,
   answer: (request: Request) => Promise<Response>,
-  passAtMost = Infinity,
+  maxBodyBytes: number,
 ): Promise<Response> {
   if (request.body === null) return answer(request);
   const source = request.body.getReader();
-  let passed = 0;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        const { done, value } = passed < passAtMost ? await source.read() : { done: true };
-        if (done) return controller.close();
-        const part = value.subarray(0, passAtMost - passed);
-        passed += part.byteLength;
-        controller.enqueue(part);
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  const response = await answer(new Request(request, { body }));
+  const tooLong = Number(request.headers.get('content-length')) > maxBodyBytes;
+  const most = maxBodyBytes + 1;
+  let response: Response;
   try {
-    for (let read = 0; read <= READ_REST_LIMIT_BYTES;) {
-      const { done, value } = await source.read();
-      if (done) return response;
-      read += value.byteLength;
-    }
-    await source.cancel();
-  } catch {
-    // The client went away; there is nothing left to read.
+    // A body declared too long is not waited for: the handler refuses it by its size unread.
+    const body = tooLong ? new Uint8Array(most) : await firstBytes(source, most);
+    response = await answer(new Request(request, { body }));
+  } catch (error) {
+    if (!(error instanceof HttpProblem)) throw error;
+    response = new Responses(Response, requestIdOf(request)).problem(error, true);
   }
-  return response;
+  if ((!tooLong && (await readRest(source, maxBodyBytes))) || !response.body) return response;
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const sent = response.body.pipeTo(writable, { preventClose: true }).catch(() => {});
+  void sent.then(async () => {
+    if (!(await readRest(source, READ_REST_LIMIT_BYTES))) await source.cancel().catch(() => {});
+    await writable.close().catch(() => {});
+  });
+  return new Response(readable, response);
 }

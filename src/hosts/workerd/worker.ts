@@ -126,8 +126,10 @@ async function route(request: Request, env: Env): Promise<Response> {
     const detail = `The service is misconfigured. ${isolate.problems.join(' ')}`;
     const responses = new Responses(Response, requestIdOf(request));
     const api = isApiPath(pathOf(request.url));
-    return answerAfterBody(request, async () =>
-      responses.problem(new HttpProblem(500, detail), api),
+    return answerAfterBody(
+      request,
+      async () => responses.problem(new HttpProblem(500, detail), api),
+      0,
     );
   }
   const { config, viewIds, handler, streams } = isolate;
@@ -143,10 +145,9 @@ async function route(request: Request, env: Env): Promise<Response> {
       return responses.problem(error instanceof HttpProblem ? error : serverFailure(), true);
     }
   }
-  if (list === undefined) return answerAfterBody(request, handler);
-  // One byte over the limit is all the object's handler needs to refuse a body.
-  const needed = config.app.limits.maxBodyBytes + 1;
-  return answerAfterBody(request, (forwarded) => list.object().fetch(forwarded), needed);
+  const maxBodyBytes = config.app.limits.maxBodyBytes;
+  if (list === undefined) return answerAfterBody(request, handler, maxBodyBytes);
+  return answerAfterBody(request, (forwarded) => list.object().fetch(forwarded), maxBodyBytes);
 }
 
 function started(env: Env): Isolate | ConfigError {
