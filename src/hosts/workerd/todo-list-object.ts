@@ -51,8 +51,6 @@ export type ListCreated =
   | { readonly refused: { readonly status: number; readonly detail: string } }
   | { readonly unadmitted: true };
 
-const UNADMITTED = new Error('The worker did not admit the list.');
-
 /**
  * One list's object: the default list's, or a named list's, whose id is the object's own. Its
  * event streams are hibernatable WebSockets to the workers that carry them (`EventSockets`): it
@@ -101,15 +99,16 @@ export class TodoListObject extends DurableObject<Env> {
    * list is made and says whether it may be; a retry meanwhile is 409.
    */
   async create(title: string, key?: string, admit?: () => Promise<boolean>): Promise<ListCreated> {
+    const unadmitted = new Error('The worker did not admit the list.');
     const admitted =
       admit &&
       (async () => {
-        if (!(await admit())) throw UNADMITTED;
+        if (!(await admit())) throw unadmitted;
       });
     try {
       return { made: await this.app.lists.create(title, key, admitted) };
     } catch (error) {
-      if (error === UNADMITTED) return { unadmitted: true };
+      if (error === unadmitted) return { unadmitted: true };
       if (!(error instanceof HttpProblem)) throw error;
       return { refused: { status: error.status, detail: error.detail } };
     }
