@@ -90,6 +90,11 @@ export interface TestHost {
   readonly stopKeepsNamedStreams?: boolean;
   /** Whether the host holds at most `limits.maxLists` lists (Node, in-process; not workerd). */
   readonly boundsLists: boolean;
+  /**
+   * Whether list creations are counted in the clock's minutes (workerd's rate limit binding),
+   * not in a minute from a client's first create (Node).
+   */
+  readonly countsByClockMinute?: boolean;
   /** Whether its services' tests run on a named list rather than the default one. */
   readonly onNamedList?: boolean;
   start(options?: ServiceOptions): Promise<TestService>;

@@ -362,6 +362,7 @@ function workerdHost(name: string, start: Start, settings: Settings): TestHost {
     name,
     injects: false,
     boundsLists: false,
+    countsByClockMinute: true,
     stopKeepsNamedStreams: true,
     async start(options: ServiceOptions = {}) {
       if (options.stores || options.reportError || options.maxLists !== undefined) {
