@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ACK_BYTES,
   MAX_MESSAGE_BYTES,
   messagesOf,
   PassedMessages,
+  RECONNECT,
+  RELAY_QUEUE_BYTES,
+  SEND_WINDOW_BYTES,
   startsWithSnapshot,
   withoutRetry,
 } from '../../src/hosts/workerd/relay-protocol.ts';
@@ -15,6 +19,23 @@ const EVENTS =
   'id: r.1\nevent: created\ndata: {"id":"a","title":"id: r.9","completed":false}\n\n' +
   'event: list-deleted\ndata: {"id":"x","title":"t"}\n\n' +
   'id: r.2\nevent: deleted\ndata: {"id":"a","title":"\\n\\nid: r.8","completed":false}\n\n';
+
+const MiB = 1024 * 1024;
+
+describe('the relay’s bounds', () => {
+  it('are the figures docs/hosts.md gives', () => {
+    const bounds = { MAX_MESSAGE_BYTES, SEND_WINDOW_BYTES, ACK_BYTES, RELAY_QUEUE_BYTES };
+    expect([bounds, RECONNECT]).toEqual([
+      {
+        MAX_MESSAGE_BYTES: MiB,
+        SEND_WINDOW_BYTES: 2 * MiB,
+        ACK_BYTES: 64 * 1024,
+        RELAY_QUEUE_BYTES: 5 * MiB,
+      },
+      { firstDelayMs: 250, maxDelayMs: 4000, attempts: 6, steadyMs: 10_000 },
+    ]);
+  });
+});
 
 describe('the messages the object sends the worker', () => {
   it('sends what fits in one message as it is', () => {
