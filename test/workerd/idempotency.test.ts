@@ -51,10 +51,13 @@ describe('Idempotency-Key on workerd, the objects evicted', () => {
   it('refuses with 410 the key of a list whose object crashed as it deleted the list', async () => {
     const key = newKey();
     const { id } = await (await dev().fetch(LISTS_PATH, keyed({ title: 'Groceries' }, key))).json();
+    const crashed = (await dev().objectState(id)).instance;
     await dev().crashAfterNextWrite(id);
     // The crash may cut the answer off: what matters is what the key does next.
     const deleted = dev().fetch(listPathOf(id), { method: 'DELETE' });
     await deleted.then((answer) => answer.body?.cancel()).catch(() => {});
+    const instance = async () => (await dev().objectState(id)).instance;
+    await expect.poll(instance, { timeout: 5000 }).not.toBe(crashed);
     await expectProblem(await dev().fetch(LISTS_PATH, keyed({ title: 'Groceries' }, key)), 410);
     expect((await dev().fetch(listPathOf(id))).status).toBe(404);
   });
