@@ -107,18 +107,9 @@ async function readAtMost(
     return bytes;
   }
   if (request.body === null) return new Uint8Array(0);
-
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read().catch(bodyEndedEarly);
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) throw tooLarge(maxBytes);
-    chunks.push(value);
-  }
-  return concatBytes(chunks);
+  const bytes = await firstBytes(request.body.getReader(), maxBytes + 1);
+  if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
+  return bytes;
 }
 
 /** The chunks as one array; the one chunk itself when there is only one. */

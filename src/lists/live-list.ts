@@ -43,7 +43,7 @@ export type OpenListDirectory = (context: ListContext) => ListDirectory;
 export function storeOptionsOf({ config, host }: ListContext): StoreOptions {
   return {
     keepChanges: config.sse.replayEvents,
-    keys: { hours: config.limits.idempotencyKeyHours, most: config.limits.maxItems },
+    keys: { windowMs: config.limits.idempotencyKeyHours * 3_600_000, most: config.limits.maxItems },
     reportError: (error) => host.reportError(error),
   };
 }

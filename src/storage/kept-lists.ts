@@ -58,7 +58,7 @@ export function openListStore(
   const { start, itemRows } = db.transaction(() => {
     if (!hasListRow(db, key)) runStatements(db, newListRows(key, { id: listId, title: '' }));
     // Keys past their window go when their list opens, as well as at each fold.
-    const windowStart = Date.now() - options.keys.hours * 3_600_000;
+    const windowStart = Date.now() - options.keys.windowMs;
     db.run('DELETE FROM item_keys WHERE list = ? AND made_at <= ?', key, windowStart);
     return readKeptList(db, key, listId, options.keepChanges);
   });

@@ -152,12 +152,12 @@ export class ListWriter {
     const trim = 'DELETE FROM list_changes WHERE list = ? AND sequence <= ?';
     rows.push(statement(trim, listKey, through - this.#keepChanges));
     // The keys past their window, and beyond the most a list keeps, the oldest first.
-    const { hours, most } = this.#keys;
+    const { windowMs, most } = this.#keys;
     rows.push(
       statement(
         `DELETE FROM item_keys WHERE list = ? AND (made_at <= ? OR sequence <= (SELECT sequence
            FROM item_keys WHERE list = ? ORDER BY sequence DESC LIMIT 1 OFFSET ?))`,
-        ...[listKey, Date.now() - hours * 3_600_000, listKey, most],
+        ...[listKey, Date.now() - windowMs, listKey, most],
       ),
     );
     return rows;

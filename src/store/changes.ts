@@ -75,7 +75,7 @@ export class History {
 
 /** How long, and how many, a list's item keys are kept (`limits.idempotencyKeyHours`). */
 export interface KeyBounds {
-  readonly hours: number;
+  readonly windowMs: number;
   /** Beyond this many keys, the oldest is forgotten first (`limits.maxItems`). */
   readonly most: number;
 }

@@ -5,7 +5,7 @@ import type { KeptKey, KeyBounds, StoredList, StoredTodo } from './changes.ts';
 
 /**
  * The keys of a list's committed item creates, each with the item as made, so that a retry is
- * answered alike for `hours`, however many changes came after. A Map keeps the order keys came
+ * answered alike for `windowMs`, however many changes came after. A Map keeps the order keys came
  * in, which is the order they leave in, by age or by count.
  */
 export class ItemKeys {
@@ -13,8 +13,8 @@ export class ItemKeys {
   readonly #windowMs: number;
   readonly #most: number;
 
-  constructor({ hours, most }: KeyBounds, kept: readonly KeptKey[] = []) {
-    this.#windowMs = hours * 3_600_000;
+  constructor({ windowMs, most }: KeyBounds, kept: readonly KeptKey[] = []) {
+    this.#windowMs = windowMs;
     this.#most = most;
     for (const entry of kept) this.#add(entry);
     this.#forgetPastBounds(Date.now());

@@ -128,7 +128,7 @@ export function inProcessFetch(app: App): TestService['fetch'] {
 export const BARE_STORE_OPTIONS = {
   keepChanges: 0,
   keys: {
-    hours: DEFAULT_APP_CONFIG.limits.idempotencyKeyHours,
+    windowMs: DEFAULT_APP_CONFIG.limits.idempotencyKeyHours * 3_600_000,
     most: DEFAULT_APP_CONFIG.limits.maxItems,
   },
 };

@@ -42,18 +42,18 @@ export function endStream(socket: WebSocket, code = STREAM_ENDED): void {
 export const MAX_MESSAGE_BYTES = 1 << 20;
 
 /**
- * How far the object runs ahead of a stream's client. workerd's WebSocket has no
- * `bufferedAmount` and queues what is sent without a limit, so the worker says what its client
- * took: a text message with the byte count, each time `ACK_BYTES` more were taken. The object
- * leaves no more than `SEND_WINDOW_BYTES` of what it sent unacknowledged; the rest
- * waits in the object as parts of the encodings the list shares among its streams.
- */
-/**
- * Small, so that a client taking 64 KiB in ten seconds keeps its object awake: the bytes that
- * wait for it leave memory with an object that hibernates, and the stream then ends.
+ * How often the worker says what its client took: workerd's WebSocket has no `bufferedAmount`
+ * and queues what is sent without a limit, so the worker sends a text message with the byte
+ * count each time `ACK_BYTES` more were taken. Small, so that a client taking 64 KiB in ten
+ * seconds keeps its object awake: the bytes that wait for it leave memory with an object that
+ * hibernates, and the stream then ends.
  */
 export const ACK_BYTES = 64 * 1024;
-/** It holds the largest message and what the client took untold, so a stream never stalls. */
+/**
+ * How far the object runs ahead of a stream's client: what it sent and was not told of; the
+ * rest waits in the object as parts of the encodings the list shares among its streams. It
+ * holds the largest message and what the client took untold, so a stream never stalls.
+ */
 export const SEND_WINDOW_BYTES = 2 * MAX_MESSAGE_BYTES;
 
 /**
