@@ -5,18 +5,11 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigError, type Rule } from '../../config.ts';
 import { DEFAULT_NODE_CONFIG, NODE_CONFIG_RULES, type NodeConfig } from './node-config.ts';
 
-export const PROFILES = ['dev', 'prod'] as const;
-export type Profile = (typeof PROFILES)[number];
-
-/** The start argument: none means `prod`; anything but one known profile is an error. */
-export function parseProfile(args: readonly string[]): Profile | { error: string } {
-  if (args.length === 0) return 'prod';
-  const [given] = args;
-  if (args.length === 1 && PROFILES.includes(given as Profile)) return given as Profile;
-  return {
-    error: `Unknown start argument "${args.join(' ')}". Choose one profile: ${PROFILES.join(', ')} (default prod).`,
-  };
-}
+const UNREADABLE: Readonly<Record<string, string>> = {
+  ENOENT:
+    'does not exist. Each profile (dev, prod) needs its file; TODO_CONFIG_DIR names another folder.',
+  EISDIR: 'is a folder, not a file.',
+};
 
 /**
  * Reads `<configDir>/<profile>.yaml` over the defaults, then `PORT`, `HOST` and `STORAGE_FILE`
@@ -28,9 +21,9 @@ export function loadConfig(configDir: string, profile: string, env: NodeJS.Proce
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError([`${file}: ${unreadable((error as NodeJS.ErrnoException).code)}`]);
+    const { code } = error as NodeJS.ErrnoException;
+    throw new ConfigError([`${file}: ${UNREADABLE[code!] ?? `cannot be read (${code}).`}`]);
   }
-
   let document: unknown;
   try {
     document = parseYaml(text);
@@ -38,25 +31,17 @@ export function loadConfig(configDir: string, profile: string, env: NodeJS.Proce
     throw new ConfigError([`${file}: not valid YAML: ${(error as Error).message}`]);
   }
 
-  const problems: string[] = [];
-  const refusedKeys = new Set<string>();
-  const merged = mergeChecked(
-    DEFAULT_NODE_CONFIG,
-    NODE_CONFIG_RULES,
-    document ?? {},
-    '',
-    (key, problem) => {
-      refusedKeys.add(key);
-      problems.push(`${file}: ${key ? `key "${key}"` : 'the file'} ${problem}`);
-    },
-  ) as NodeConfig;
-
+  const refused = new Map<string, string>();
+  const merged = mergeChecked(DEFAULT_NODE_CONFIG, NODE_CONFIG_RULES, document ?? {}, '', refused);
+  const problems = [...refused].map(
+    ([key, problem]) => `${file}: ${key ? `key "${key}"` : 'the file'} ${problem}`,
+  );
   // A timeout the file leaves out is in force at its default, and is compared. A refused one
   // only stands at its default in `merged`: compared, it would quote a value the file does not
   // give.
-  const { headersTimeoutMs, requestTimeoutMs } = merged.server;
+  const { headersTimeoutMs, requestTimeoutMs } = (merged as NodeConfig).server;
   const timeoutsAccepted =
-    !refusedKeys.has('server.headersTimeoutMs') && !refusedKeys.has('server.requestTimeoutMs');
+    !refused.has('server.headersTimeoutMs') && !refused.has('server.requestTimeoutMs');
   if (timeoutsAccepted && headersTimeoutMs > requestTimeoutMs) {
     problems.push(
       `${file}: key "server.headersTimeoutMs" (${headersTimeoutMs}) must not exceed "server.requestTimeoutMs" (${requestTimeoutMs}).`,
@@ -65,15 +50,7 @@ export function loadConfig(configDir: string, profile: string, env: NodeJS.Proce
 
   const overrides = readEnvOverrides(env, problems);
   if (problems.length > 0) throw new ConfigError(problems);
-  return { ...merged, ...overrides };
-}
-
-function unreadable(code: string | undefined): string {
-  if (code === 'ENOENT') {
-    return 'does not exist. Each profile (dev, prod) needs its file; TODO_CONFIG_DIR names another folder.';
-  }
-  if (code === 'EISDIR') return 'is a folder, not a file.';
-  return `cannot be read (${code}).`;
+  return { ...(merged as NodeConfig), ...overrides };
 }
 
 /** A value as the YAML author would recognise it: `.inf` as Infinity, a string quoted. */
@@ -84,20 +61,18 @@ function shown(value: unknown): string {
 }
 
 type Rules = { readonly [key: string]: Rule | Rules };
+type Settings = { readonly [key: string]: unknown };
 
-function isRule(rule: Rule | Rules): rule is Rule {
-  return typeof (rule as Rule).accepts === 'function';
-}
-
+/** `value` over `defaults`, each key checked by its rule; what is refused goes into `refused`. */
 function mergeChecked(
-  defaults: object,
+  defaults: Settings,
   rules: Rules,
   value: unknown,
   prefix: string,
-  report: (key: string, problem: string) => void,
-): object {
+  refused: Map<string, string>,
+): Settings {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    report(prefix, 'must be a mapping of keys to values.');
+    refused.set(prefix, 'must be a mapping of keys to values.');
     return defaults;
   }
   const result: Record<string, unknown> = { ...defaults };
@@ -105,21 +80,16 @@ function mergeChecked(
     const path = prefix ? `${prefix}.${key}` : key;
     const rule = Object.hasOwn(rules, key) ? rules[key] : undefined;
     if (rule === undefined) {
-      report(
+      refused.set(
         path,
         `is not a setting; known keys${prefix ? ` under "${prefix}"` : ''}: ${Object.keys(rules).join(', ')}.`,
       );
-    } else if (isRule(rule)) {
-      if (rule.accepts(given)) result[key] = given;
-      else report(path, `must be ${rule.expected}; it is ${shown(given)}.`);
+    } else if (typeof rule.accepts !== 'function') {
+      result[key] = mergeChecked(defaults[key] as Settings, rule as Rules, given, path, refused);
+    } else if (rule.accepts(given)) {
+      result[key] = given;
     } else {
-      result[key] = mergeChecked(
-        (defaults as Record<string, object>)[key]!,
-        rule,
-        given,
-        path,
-        report,
-      );
+      refused.set(path, `must be ${rule.expected}; it is ${shown(given)}.`);
     }
   }
   return result;

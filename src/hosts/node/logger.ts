@@ -1,18 +1,8 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import PinoPretty from 'pino-pretty';
-import type { LogFormat, LogLevel } from './node-config.ts';
+import type { NodeConfig } from './node-config.ts';
 
 export type { Logger };
-
-/** The fields of the one line each request gets, besides pino's own. */
-export interface RequestLine {
-  readonly reqId: string;
-  readonly method: string;
-  /** Never the query, nor a list's id: `loggedPathOf` in server.ts. */
-  readonly path: string;
-  readonly status: number;
-  readonly ms: number;
-}
 
 export const REQUEST_MESSAGE = 'request';
 
@@ -21,7 +11,7 @@ export const REQUEST_MESSAGE = 'request';
  * lines. `destination` replaces either, for tests.
  */
 export function createLogger(
-  { level, format }: { level: LogLevel; format: LogFormat },
+  { level, format }: NodeConfig['log'],
   destination?: DestinationStream,
 ): Logger {
   return pino({ level }, destination ?? (format === 'json' ? heldLines() : readableLines()));
@@ -79,8 +69,7 @@ function readableLines(): DestinationStream {
         const request = [log.method, log.path, log.reqId].filter((field) => field !== undefined);
         return [log[messageKey], ...request].join(' ');
       }
-      const { method, path, status, ms, reqId } = log as unknown as RequestLine;
-      return `${method} ${path} ${status} ${ms.toFixed(1)}ms ${reqId}`;
+      return `${log.method} ${log.path} ${log.status} ${(log.ms as number).toFixed(1)}ms ${log.reqId}`;
     },
   });
 }

@@ -1,12 +1,13 @@
+import { constants } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../../config.ts';
-import { loadConfig, parseProfile, PROFILES, type Profile } from './load-config.ts';
+import { loadConfig } from './load-config.ts';
 import { createLogger } from './logger.ts';
 import { PROJECT_ROOT } from './file-assets.ts';
 import { startNodeServer } from './server.ts';
 import { openStorageAt, StorageFileError, type StorageFile } from './storage-file.ts';
-import { exitOnSignals } from './shutdown.ts';
 
+const PROFILES = ['dev', 'prod'];
 const args = process.argv.slice(2);
 const configDir = process.env.TODO_CONFIG_DIR ?? join(PROJECT_ROOT, 'config');
 if (args.includes('--help') || args.includes('-h')) {
@@ -14,11 +15,14 @@ if (args.includes('--help') || args.includes('-h')) {
   process.exit(0);
 }
 
-const profile = parseProfile(args);
-if (typeof profile !== 'string') {
-  console.error(`${profile.error} See --help.`);
+const profile = args[0] ?? 'prod';
+if (args.length > 1 || !PROFILES.includes(profile)) {
+  console.error(
+    `Unknown start argument "${args.join(' ')}". Choose one profile: ${PROFILES.join(', ')} (default prod). See --help.`,
+  );
   process.exit(2);
 }
+const profileFile = join(configDir, `${profile}.yaml`);
 
 let config;
 try {
@@ -38,7 +42,7 @@ try {
   if (!(error instanceof StorageFileError)) throw error;
   logger.fatal(
     `The service did not start: ${error.message.replace(/\.?$/, '.')} ` +
-      `Set STORAGE_FILE, or change storage.file in ${join(configDir, `${profile}.yaml`)}.`,
+      `Set STORAGE_FILE, or change storage.file in ${profileFile}.`,
   );
   process.exit(1);
 }
@@ -48,7 +52,7 @@ const running = await startNodeServer(config, logger, storage?.stores, storage?.
     if (error.syscall === 'listen') {
       logger.fatal(
         `The service did not start: cannot listen on ${config.host}:${config.port}: ${reason}. ` +
-          `Set PORT or HOST, or change ${join(configDir, `${profile}.yaml`)}.`,
+          `Set PORT or HOST, or change ${profileFile}.`,
       );
     } else {
       // The lists kept in the storage file could not be loaded, say.
@@ -57,17 +61,34 @@ const running = await startNodeServer(config, logger, storage?.stores, storage?.
     process.exit(1);
   },
 );
+
 // Signals are handled before readiness is announced: a supervisor that stops the service as
-// soon as it reads this line must get a graceful shutdown, not the default kill.
-exitOnSignals(
-  {
-    close: async () => {
-      await running.close();
-      await storage?.close();
-    },
-  },
-  logger,
-);
+// soon as it reads this line must get a graceful shutdown, not the default kill. A second signal
+// exits at once, for the operator who will not wait.
+let closing = false;
+const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
+  if (closing) {
+    logger.warn(`${signal} again: exiting without waiting`);
+    process.exit(128 + constants.signals[signal]);
+  }
+  closing = true;
+  logger.info(`${signal}: shutting down`);
+  running
+    .close()
+    .then(() => storage?.close())
+    .then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
 logger.info(
   { profile, url: running.url, storage: storage?.file ?? 'memory' },
   `listening on ${running.url}`,
@@ -94,7 +115,7 @@ Every key of the YAML files is described in docs/configuration.md.
 }
 
 /** What a profile's file sets, as it is now: where it listens and how it logs. */
-function summaryOf(configDir: string, profile: Profile): string {
+function summaryOf(configDir: string, profile: string): string {
   try {
     const { host, port, log } = loadConfig(configDir, profile, {});
     const lines =

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
@@ -11,25 +12,18 @@ import { newViewSecret, ViewIds } from '../../lists/list-id.ts';
 import { localLists } from '../../lists/local-lists.ts';
 import type { ListStores } from '../../storage/kept-lists.ts';
 import { fileAssets, PROJECT_ROOT } from './file-assets.ts';
-import { REQUEST_MESSAGE, type Logger, type RequestLine } from './logger.ts';
-import { clientAddressIn, type NodeConfig } from './node-config.ts';
+import { REQUEST_MESSAGE, type Logger } from './logger.ts';
+import type { NodeConfig } from './node-config.ts';
 import { answerClientErrorsInOrder } from './client-errors.ts';
 import { openNodeEventChannel } from './node-event-channel.ts';
-import { closeGracefully } from './shutdown.ts';
 
 const IN_FLIGHT = Symbol('requests in flight');
 const LAST_ANSWER = Symbol('the answer to the last request');
 /** A connection with the count of its requests not yet answered, and the last one's answer. */
 type QueuedSocket = Socket & { [IN_FLIGHT]?: number; [LAST_ANSWER]?: Promise<Response> };
 
-/**
- * What the log writes for a list's id (docs/configuration.md, Logs): the first 6 bytes of its
- * SHA-256 in base64url. Enough to tell a service's lists apart; and 2^80 ids of 16 random bytes
- * share each tag, so none can be told from it.
- */
-function listTagOf(listId: string): string {
-  return hash('sha256', listId, 'base64url').slice(0, 8);
-}
+/** A list's id as the log writes it (docs/configuration.md, Logs): 2^80 ids share each tag. */
+const listTagOf = (listId: string) => hash('sha256', listId, 'base64url').slice(0, 8);
 
 /** The path of `url` as the log writes it: no query, every list's id a tag. */
 function loggedPathOf(url: string): string {
@@ -40,7 +34,10 @@ export interface RunningServer {
   readonly url: string;
   readonly app: App;
   readonly server: Server;
-  /** Drains for `server.drainDelayMs`, then closes, waiting `shutdownTimeoutMs` at most. */
+  /**
+   * Drains for `server.drainDelayMs`, then closes, waiting `shutdownTimeoutMs` at most for the
+   * requests in flight before closing their connections.
+   */
   close(): Promise<void>;
 }
 
@@ -63,6 +60,7 @@ export async function startNodeServer(
     }
   };
   const addresses = new WeakMap<Request, string>(); // the connections', which the handler cannot see
+  const { clientAddressHeader } = config.server;
   const app = createApp({
     config,
     lists: localLists({ stores, maxLists: config.limits.maxLists }),
@@ -76,7 +74,11 @@ export async function startNodeServer(
       contentLengthIsExact: true,
       afterAnswers: setImmediate,
       openEventChannel: openNodeEventChannel,
-      clientAddressOf: clientAddressIn(config.server, (request) => addresses.get(request)),
+      // What the proxy named in `clientAddressHeader` added last, after any the client sent.
+      clientAddressOf: (request) =>
+        (clientAddressHeader &&
+          request.headers.get(clientAddressHeader)?.split(',').at(-1)?.trim()) ||
+        addresses.get(request),
     },
   });
 
@@ -97,8 +99,7 @@ export async function startNodeServer(
       const level = path === '/healthz' ? 'debug' : 'info';
       const { method } = request;
       const ms = Math.round((performance.now() - started) * 100) / 100;
-      const line: RequestLine = { reqId, method, path, status: response.status, ms };
-      logger[level](line, REQUEST_MESSAGE);
+      logger[level]({ reqId, method, path, status: response.status, ms }, REQUEST_MESSAGE);
     } catch (error) {
       // The handler's answer stands: a change it made must not be reported as failed.
       reportError(error, request, reqId);
@@ -135,13 +136,8 @@ export async function startNodeServer(
   server.keepAliveTimeout = keepAliveTimeoutMs;
   answerClientErrorsInOrder(server);
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  server.listen(config.port, config.host);
+  await once(server, 'listening');
 
   const { address, port } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
@@ -152,7 +148,14 @@ export async function startNodeServer(
     draining = true;
     // Open event streams would hold their connections until the timeout: end them first.
     app.close();
-    return closeGracefully(server, config.server.shutdownTimeoutMs);
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // A response whose headers went out before the close may leave its connection open and
+    // idle once it ends; close such connections as they appear.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    const timer = setTimeout(() => server.closeAllConnections(), config.server.shutdownTimeoutMs);
+    await closed;
+    clearInterval(sweep);
+    clearTimeout(timer);
   };
   return { url, app, server, close };
 }

@@ -1,63 +1,49 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { sqliteListStores, type ListStores } from '../../storage/kept-lists.ts';
+import { sqliteListStores } from '../../storage/kept-lists.ts';
 import { newViewSecret } from '../../lists/list-id.ts';
 import { committerOn, GroupCommit } from '../../storage/group-commit.ts';
 import type { SqlDatabase, SqlValue } from '../../storage/sql.ts';
 
 /** Why the storage file cannot be used, in words an operator can act on. */
 export class StorageFileError extends Error {
-  constructor(
-    readonly file: string,
-    reason: string,
-  ) {
+  constructor(file: string, reason: string) {
     super(`cannot use the storage file ${file}: ${reason}`);
     this.name = 'StorageFileError';
   }
 }
 
-export interface StorageFile {
-  readonly file: string;
-  readonly stores: ListStores;
-  /** The secret the lists' view ids are derived under: made with the file, kept in it. */
-  readonly viewSecret: string;
-  /** The writes of every list, committed in groups; `commits.counts` tells how. */
-  readonly commits: GroupCommit;
-  /** Commits the writes still waiting, then closes the file. */
-  close(): Promise<void>;
-}
+export type StorageFile = ReturnType<typeof openStorageAt>;
 
 /**
- * The lists kept in the SQLite file `file`, their writes made in group commits, each at the end
- * of a turn of the event loop (`setImmediate`), in this thread. Throws a `StorageFileError` when
- * the file cannot be used.
+ * The lists kept in the SQLite file `file`, their writes made in group commits (`commits.counts`
+ * tells how), each at the end of a turn of the event loop (`setImmediate`), in this thread.
+ * Throws a `StorageFileError` when the file cannot be used.
  */
-export function openStorageAt(file: string): StorageFile {
+export function openStorageAt(file: string) {
   const database = openSqliteFile(file);
   const commits = new GroupCommit(committerOn(database), setImmediate);
-  let stores: ListStores;
-  let viewSecret: string;
   try {
-    stores = sqliteListStores(database, commits);
-    viewSecret = viewSecretOf(database);
+    return {
+      file,
+      stores: sqliteListStores(database, commits),
+      viewSecret: viewSecretOf(database),
+      commits,
+      /** Commits the writes still waiting, then closes the file. */
+      async close() {
+        await commits.close();
+        database.close();
+      },
+    };
   } catch (error) {
     database.close();
     throw new StorageFileError(file, (error as Error).message);
   }
-  return {
-    file,
-    stores,
-    viewSecret,
-    commits,
-    async close() {
-      await commits.close();
-      database.close();
-    },
-  };
 }
 
 /**
- * The file's view secret, made on first use. Its table is beside the lists' format, not part of
- * it: a file written before view ids gets one, and keeps its format.
+ * The secret the lists' view ids are derived under, made with the file and kept in it. Its table
+ * is beside the lists' format, not part of it: a file written before view ids gets one, and keeps
+ * its format.
  */
 export function viewSecretOf(db: SqlDatabase): string {
   db.run('CREATE TABLE IF NOT EXISTS view_secret (secret TEXT NOT NULL)');
@@ -68,16 +54,12 @@ export function viewSecretOf(db: SqlDatabase): string {
   return secret;
 }
 
-export interface SqliteFile extends SqlDatabase {
-  close(): void;
-}
-
 /**
  * The SQLite database in `file`, made if missing, checked writable at once. WAL with `synchronous
  * = FULL`: a commit is on disk before its answer goes, and readers never wait for a writer.
  * `node:sqlite` is loaded on first use, so a service that keeps its lists in memory never loads it.
  */
-export function openSqliteFile(file: string): SqliteFile {
+export function openSqliteFile(file: string): SqlDatabase & { close(): void } {
   let db: DatabaseSync;
   try {
     db = new (process.getBuiltinModule('node:sqlite').DatabaseSync)(file);
