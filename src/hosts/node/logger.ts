@@ -17,17 +17,14 @@ export function createLogger(
   return pino({ level }, destination ?? (format === 'json' ? heldLines() : readableLines()));
 }
 
-/** Under load, lines go out together in writes of about this many characters... */
 const HELD_AT_MOST = 16 * 1024;
-/** ...and a line waits no longer than this for others to join it. */
 const HELD_FOR_MS = 50;
 
 /**
- * The prod log's destination: lines held and written to stdout together, as a system call a
- * line cost more than the line (sonic-boom's `minLength` measures all it holds for every line).
- * Written synchronously: libuv's thread pool cost more CPU on one core than it saved. Lines held
- * at exit are written then; pino's destination drops every line once nothing reads stdout. Each
- * call adds an exit listener: the host makes one logger for its life.
+ * The prod log's destination (docs/configuration.md, Logs): lines held and written together, as
+ * a system call a line cost more than the line (sonic-boom's `minLength` measures all it holds
+ * for every line); synchronously, as libuv's thread pool cost more CPU on one core than it saved.
+ * Each call adds an exit listener: the host makes one logger for its life.
  */
 function heldLines(): DestinationStream {
   const stdout = pino.destination({ dest: 1, sync: true });

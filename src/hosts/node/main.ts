@@ -4,7 +4,7 @@ import { ConfigError } from '../../config.ts';
 import { loadConfig } from './load-config.ts';
 import { createLogger } from './logger.ts';
 import { PROJECT_ROOT } from './file-assets.ts';
-import { startNodeServer } from './server.ts';
+import { startNodeServer, type RunningServer } from './server.ts';
 import { openStorageAt, StorageFileError, type StorageFile } from './storage-file.ts';
 
 const PROFILES = ['dev', 'prod'];
@@ -35,57 +35,51 @@ try {
 
 const logger = createLogger(config.log);
 let storage: StorageFile | undefined;
+let running: RunningServer;
 try {
   // A relative storage.file is relative to the working folder.
   if (config.storage.file !== null) storage = openStorageAt(resolve(config.storage.file));
+  running = await startNodeServer(config, logger, storage?.stores, storage?.viewSecret);
 } catch (error) {
-  if (!(error instanceof StorageFileError)) throw error;
-  logger.fatal(
-    `The service did not start: ${error.message.replace(/\.?$/, '.')} ` +
-      `Set STORAGE_FILE, or change storage.file in ${profileFile}.`,
-  );
+  const { code, syscall, message } = error as NodeJS.ErrnoException;
+  if (error instanceof StorageFileError) {
+    logger.fatal(
+      `The service did not start: ${message.replace(/\.?$/, '.')} ` +
+        `Set STORAGE_FILE, or change storage.file in ${profileFile}.`,
+    );
+  } else if (syscall === 'listen') {
+    const reason = code === 'EADDRINUSE' ? 'the port is in use' : message;
+    logger.fatal(
+      `The service did not start: cannot listen on ${config.host}:${config.port}: ${reason}. ` +
+        `Set PORT or HOST, or change ${profileFile}.`,
+    );
+  } else {
+    // The lists kept in the storage file could not be loaded, say.
+    logger.fatal({ err: error }, `The service did not start: ${message}`);
+  }
   process.exit(1);
 }
-const running = await startNodeServer(config, logger, storage?.stores, storage?.viewSecret).catch(
-  (error: NodeJS.ErrnoException) => {
-    const reason = error.code === 'EADDRINUSE' ? 'the port is in use' : error.message;
-    if (error.syscall === 'listen') {
-      logger.fatal(
-        `The service did not start: cannot listen on ${config.host}:${config.port}: ${reason}. ` +
-          `Set PORT or HOST, or change ${profileFile}.`,
-      );
-    } else {
-      // The lists kept in the storage file could not be loaded, say.
-      logger.fatal({ err: error }, `The service did not start: ${reason}`);
-    }
-    process.exit(1);
-  },
-);
 
 // Signals are handled before readiness is announced: a supervisor that stops the service as
 // soon as it reads this line must get a graceful shutdown, not the default kill. A second signal
 // exits at once, for the operator who will not wait.
 let closing = false;
-const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
+const onSignal = async (signal: 'SIGINT' | 'SIGTERM') => {
   if (closing) {
     logger.warn(`${signal} again: exiting without waiting`);
     process.exit(128 + constants.signals[signal]);
   }
   closing = true;
   logger.info(`${signal}: shutting down`);
-  running
-    .close()
-    .then(() => storage?.close())
-    .then(
-      () => {
-        logger.info('stopped');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+  try {
+    await running.close();
+    await storage?.close();
+  } catch (error) {
+    logger.error({ err: error }, 'shutdown failed');
+    process.exit(1);
+  }
+  logger.info('stopped');
+  process.exit(0);
 };
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);

@@ -5,23 +5,16 @@ import type { EventChannel, OpenEventChannel } from '../../live/event-channel.ts
 import { DROPPED_CLIENT_GRACE_MS } from '../../live/web-event-channel.ts';
 
 /**
- * A client's events written straight to its response, as a server that writes events by hand
- * does. The adapter sends a Node Readable body by piping it into the response: this channel is
- * a Readable only to be taken for one, and takes the response from that call. Its web stream
- * costs a read, a promise and a write per event and stream (docs/dependencies.md has the
- * figures).
- *
- * What the response will not take at once (its `write` says so) waits in the channel's own
- * queue until the response drains, so that dropping a client can discard it and still end the
+ * A client's events written straight to its response: a Readable only for the adapter to pipe
+ * into the response (docs/dependencies.md says why). What the response will not take at once
+ * waits in the channel's own queue, so that dropping a client can discard it and still end the
  * response cleanly.
  */
 class NodeEventChannel extends Readable implements EventChannel {
   readonly #limit: number;
-  /** Set once the adapter pipes the channel into it; until then everything waits. */
   #response: Writable | undefined;
   #queue: Uint8Array[] = [];
   #queued = 0;
-  /** The response asked for no more until it drains. */
   #full = false;
   #ending = false;
   #cutTimer: NodeJS.Timeout | undefined;
@@ -58,15 +51,12 @@ class NodeEventChannel extends Readable implements EventChannel {
     this.#gone = listener;
   }
 
-  /**
-   * The adapter's Response takes a Node stream as its body; its exported type is the web one,
-   * which does not show that.
-   */
+  /** The adapter's Response takes a Node stream as its body; its exported type does not say so. */
   respond(init: ResponseInit): Response {
     return new AdapterResponse(this as unknown as ReadableStream<Uint8Array>, init);
   }
 
-  /** The adapter's call, once the head is written: from here on, bytes go to `response`. */
+  /** The adapter's call, once the head is written; until then everything waits. */
   override pipe<T extends NodeJS.WritableStream>(response: T): T {
     this.#response = response as unknown as Writable;
     this.#response.on('drain', this.#drained);

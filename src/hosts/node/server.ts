@@ -30,16 +30,7 @@ function loggedPathOf(url: string): string {
   return loggedPath(pathOf(url), listTagOf);
 }
 
-export interface RunningServer {
-  readonly url: string;
-  readonly app: App;
-  readonly server: Server;
-  /**
-   * Drains for `server.drainDelayMs`, then closes, waiting `shutdownTimeoutMs` at most for the
-   * requests in flight before closing their connections.
-   */
-  close(): Promise<void>;
-}
+export type RunningServer = Awaited<ReturnType<typeof startNodeServer>>;
 
 /**
  * Serves the handler on `node:http` through @whatwg-node/server; `stores` keep the lists, and
@@ -50,7 +41,7 @@ export async function startNodeServer(
   logger: Logger,
   stores?: ListStores,
   viewSecret = newViewSecret(),
-): Promise<RunningServer> {
+) {
   const reportError: ErrorReporter = (error, request, reqId) => {
     try {
       const at = request && { method: request.method, path: loggedPathOf(request.url) };
@@ -141,6 +132,10 @@ export async function startNodeServer(
 
   const { address, port } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  /**
+   * Drains for `server.drainDelayMs`, then closes, waiting `shutdownTimeoutMs` at most for the
+   * requests in flight before closing their connections.
+   */
   const close = async () => {
     app.drain();
     // Balancers see /healthz answer 503 and move traffic away before the listener closes.
