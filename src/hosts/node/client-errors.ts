@@ -1,5 +1,6 @@
 import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { finished } from 'node:stream';
 
 /** What Node itself answers to each client error; anything else is a 400. */
 const STATUS_OF: Readonly<Record<string, number>> = {
@@ -18,10 +19,7 @@ export function answerClientErrorsInOrder(server: Server): void {
   server.on('request', (request, response) => answering.set(request.socket, response));
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const inFlight = answering.get(socket);
-    let refused = false;
     const refuse = () => {
-      if (refused) return;
-      refused = true;
       // Bytes written into an answer already under way would corrupt it.
       const midAnswer =
         inFlight !== undefined && !inFlight.writableFinished && inFlight.headersSent;
@@ -31,10 +29,7 @@ export function answerClientErrorsInOrder(server: Server): void {
       }
       socket.destroy(error);
     };
-    if (inFlight?.req.complete && !inFlight.writableFinished) {
-      inFlight.once('finish', refuse).once('close', refuse);
-    } else {
-      refuse();
-    }
+    if (inFlight?.req.complete && !inFlight.writableFinished) finished(inFlight, refuse);
+    else refuse();
   });
 }

@@ -33,13 +33,12 @@ export function loadConfig(configDir: string, profile: string, env: NodeJS.Proce
 
   const refused = new Map<string, string>();
   const merged = mergeChecked(DEFAULT_NODE_CONFIG, NODE_CONFIG_RULES, document ?? {}, '', refused);
+  const { headersTimeoutMs, requestTimeoutMs } = merged.server;
   const problems = [...refused].map(
     ([key, problem]) => `${file}: ${key ? `key "${key}"` : 'the file'} ${problem}`,
   );
-  // A timeout the file leaves out is in force at its default, and is compared. A refused one
-  // only stands at its default in `merged`: compared, it would quote a value the file does not
-  // give.
-  const { headersTimeoutMs, requestTimeoutMs } = (merged as NodeConfig).server;
+  // A timeout the file leaves out is compared at its default; a refused one is not, as that
+  // would quote a value the file does not give.
   const timeoutsAccepted =
     !refused.has('server.headersTimeoutMs') && !refused.has('server.requestTimeoutMs');
   if (timeoutsAccepted && headersTimeoutMs > requestTimeoutMs) {
@@ -48,9 +47,21 @@ export function loadConfig(configDir: string, profile: string, env: NodeJS.Proce
     );
   }
 
-  const overrides = readEnvOverrides(env, problems);
+  const { PORT, HOST, STORAGE_FILE } = env;
+  if (PORT !== undefined && !(/^\d{1,5}$/.test(PORT) && Number(PORT) <= 65535)) {
+    problems.push(
+      `environment variable PORT must be a port number from 0 to 65535; it is "${PORT}".`,
+    );
+  }
+  if (HOST?.trim() === '') problems.push('environment variable HOST must not be empty.');
   if (problems.length > 0) throw new ConfigError(problems);
-  return { ...(merged as NodeConfig), ...overrides };
+  return {
+    ...merged,
+    ...(PORT !== undefined && { port: Number(PORT) }),
+    ...(HOST !== undefined && { host: HOST }),
+    // Set and empty means memory, so a deployment can switch storage off without editing YAML.
+    ...(STORAGE_FILE !== undefined && { storage: { file: STORAGE_FILE || null } }),
+  };
 }
 
 /** A value as the YAML author would recognise it: `.inf` as Infinity, a string quoted. */
@@ -64,13 +75,13 @@ type Rules = { readonly [key: string]: Rule | Rules };
 type Settings = { readonly [key: string]: unknown };
 
 /** `value` over `defaults`, each key checked by its rule; what is refused goes into `refused`. */
-function mergeChecked(
-  defaults: Settings,
+function mergeChecked<T extends Settings>(
+  defaults: T,
   rules: Rules,
   value: unknown,
   prefix: string,
   refused: Map<string, string>,
-): Settings {
+): T {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     refused.set(prefix, 'must be a mapping of keys to values.');
     return defaults;
@@ -92,24 +103,5 @@ function mergeChecked(
       refused.set(path, `must be ${rule.expected}; it is ${shown(given)}.`);
     }
   }
-  return result;
-}
-
-function readEnvOverrides(env: NodeJS.ProcessEnv, problems: string[]): Partial<NodeConfig> {
-  const overrides: { host?: string; port?: number; storage?: NodeConfig['storage'] } = {};
-  // Set and empty means memory, so a deployment can switch storage off without editing YAML.
-  if (env.STORAGE_FILE !== undefined) overrides.storage = { file: env.STORAGE_FILE || null };
-  if (env.PORT !== undefined) {
-    const port = /^\d{1,5}$/.test(env.PORT) ? Number(env.PORT) : NaN;
-    if (port <= 65535) overrides.port = port;
-    else
-      problems.push(
-        `environment variable PORT must be a port number from 0 to 65535; it is "${env.PORT}".`,
-      );
-  }
-  if (env.HOST !== undefined) {
-    if (env.HOST.trim() !== '') overrides.host = env.HOST;
-    else problems.push('environment variable HOST must not be empty.');
-  }
-  return overrides;
+  return result as T;
 }

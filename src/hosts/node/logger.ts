@@ -57,10 +57,9 @@ function heldLines(): DestinationStream {
 
 /** pino-pretty's lines, with a request's fields folded into one short message. */
 function readableLines(): DestinationStream {
-  const requestFields = ['reqId', 'method', 'path', 'status', 'ms'];
   return PinoPretty({
     translateTime: 'SYS:HH:MM:ss.l',
-    ignore: ['pid', 'hostname', ...requestFields].join(','),
+    ignore: 'pid,hostname,reqId,method,path,status,ms',
     messageFormat: (log, messageKey) => {
       if (log[messageKey] !== REQUEST_MESSAGE) {
         const request = [log.method, log.path, log.reqId].filter((field) => field !== undefined);

@@ -11,7 +11,6 @@ import { DROPPED_CLIENT_GRACE_MS } from '../../live/web-event-channel.ts';
  * response cleanly.
  */
 class NodeEventChannel extends Readable implements EventChannel {
-  readonly #limit: number;
   #response: Writable | undefined;
   #queue: Uint8Array[] = [];
   #queued = 0;
@@ -20,13 +19,12 @@ class NodeEventChannel extends Readable implements EventChannel {
   #cutTimer: NodeJS.Timeout | undefined;
   #gone = () => {};
 
-  constructor(limit: number) {
+  constructor(private readonly limit: number) {
     super();
-    this.#limit = limit;
   }
 
   write(bytes: Uint8Array): boolean {
-    if (this.#ending || this.destroyed || this.#queued >= this.#limit) return false;
+    if (this.#ending || this.destroyed || this.#queued >= this.limit) return false;
     if (this.#response !== undefined && !this.#full && this.#queue.length === 0) {
       this.#full = !this.#response.write(bytes);
     } else {

@@ -132,10 +132,7 @@ export async function startNodeServer(
 
   const { address, port } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
-  /**
-   * Drains for `server.drainDelayMs`, then closes, waiting `shutdownTimeoutMs` at most for the
-   * requests in flight before closing their connections.
-   */
+  /** Drains, then closes, waiting `shutdownTimeoutMs` at most for the requests in flight. */
   const close = async () => {
     app.drain();
     // Balancers see /healthz answer 503 and move traffic away before the listener closes.

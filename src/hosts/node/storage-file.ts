@@ -15,9 +15,8 @@ export class StorageFileError extends Error {
 export type StorageFile = ReturnType<typeof openStorageAt>;
 
 /**
- * The lists kept in the SQLite file `file`, their writes made in group commits (`commits.counts`
- * tells how), each at the end of a turn of the event loop (`setImmediate`), in this thread.
- * Throws a `StorageFileError` when the file cannot be used.
+ * The lists kept in the SQLite file `file`, their writes made in group commits, each at the end
+ * of a turn of the event loop (`setImmediate`), in this thread.
  */
 export function openStorageAt(file: string) {
   const database = openSqliteFile(file);
@@ -41,9 +40,8 @@ export function openStorageAt(file: string) {
 }
 
 /**
- * The secret the lists' view ids are derived under, made with the file and kept in it. Its table
- * is beside the lists' format, not part of it: a file written before view ids gets one, and keeps
- * its format.
+ * The secret the lists' view ids are derived under, made with the file. Its table is beside the
+ * lists' format, not in it: a file written before view ids gets one, and keeps its format.
  */
 export function viewSecretOf(db: SqlDatabase): string {
   db.run('CREATE TABLE IF NOT EXISTS view_secret (secret TEXT NOT NULL)');
@@ -69,15 +67,8 @@ export function openSqliteFile(file: string): SqlDatabase & { close(): void } {
   } catch (error) {
     throw new StorageFileError(file, (error as Error).message);
   }
-  const statements = new Map<string, StatementSync>();
-  const prepared = (sql: string) => {
-    let statement = statements.get(sql);
-    if (statement === undefined) {
-      statement = db.prepare(sql);
-      statements.set(sql, statement);
-    }
-    return statement;
-  };
+  const statements: Record<string, StatementSync> = {};
+  const prepared = (sql: string) => (statements[sql] ??= db.prepare(sql));
   return {
     all: <Row extends object>(sql: string, ...params: SqlValue[]) =>
       prepared(sql).all(...params) as Row[],
