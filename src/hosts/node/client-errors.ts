@@ -21,8 +21,7 @@ export function answerClientErrorsInOrder(server: Server): void {
     const inFlight = answering.get(socket);
     const refuse = () => {
       // Bytes written into an answer already under way would corrupt it.
-      const midAnswer =
-        inFlight !== undefined && !inFlight.writableFinished && inFlight.headersSent;
+      const midAnswer = inFlight?.headersSent && !inFlight.writableFinished;
       if (socket.writable && !midAnswer) {
         const status = STATUS_OF[error.code ?? ''] ?? 400;
         socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n\r\n`);

@@ -17,18 +17,16 @@ const UNREADABLE: Readonly<Record<string, string>> = {
  */
 export function loadConfig(configDir: string, profile: string, env: NodeJS.ProcessEnv): NodeConfig {
   const file = join(configDir, `${profile}.yaml`);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const { code } = error as NodeJS.ErrnoException;
-    throw new ConfigError([`${file}: ${UNREADABLE[code!] ?? `cannot be read (${code}).`}`]);
-  }
   let document: unknown;
   try {
-    document = parseYaml(text);
+    document = parseYaml(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new ConfigError([`${file}: not valid YAML: ${(error as Error).message}`]);
+    // Only the file's own errors name a system call.
+    const { syscall, code, message } = error as NodeJS.ErrnoException;
+    const problem = syscall
+      ? (UNREADABLE[code!] ?? `cannot be read (${code}).`)
+      : `not valid YAML: ${message}`;
+    throw new ConfigError([`${file}: ${problem}`]);
   }
 
   const refused = new Map<string, string>();

@@ -6,10 +6,7 @@ export type { Logger };
 
 export const REQUEST_MESSAGE = 'request';
 
-/**
- * pino's JSON lines in prod, written through `heldLines`; in dev, pino-pretty's short readable
- * lines. `destination` replaces either, for tests.
- */
+/** pino's JSON lines in prod, pino-pretty's readable ones in dev; or `destination`, for tests. */
 export function createLogger(
   { level, format }: NodeConfig['log'],
   destination?: DestinationStream,
@@ -41,8 +38,7 @@ function heldLines(): DestinationStream {
     try {
       flush();
     } catch {
-      // The process is ending either way: a line it cannot write must not turn a clean exit
-      // into a crash.
+      // A line the ending process cannot write must not turn a clean exit into a crash.
     }
   });
   return {

@@ -88,7 +88,6 @@ logger.info(
   `listening on ${running.url}`,
 );
 
-/** What `npm start -- --help` prints: how to start the service and what it reads. */
 function helpText(configDir: string): string {
   return `Usage: npm start [-- <profile>]     (or: node dist/hosts/node/main.js [<profile>])
 
@@ -108,7 +107,6 @@ Every key of the YAML files is described in docs/configuration.md.
 `;
 }
 
-/** What a profile's file sets, as it is now: where it listens and how it logs. */
 function summaryOf(configDir: string, profile: string): string {
   try {
     const { host, port, log } = loadConfig(configDir, profile, {});

@@ -1,7 +1,7 @@
 import { Readable, type Writable } from 'node:stream';
 import { Response as AdapterResponse } from '@whatwg-node/server';
 import { concatBytes } from '../../http/body.ts';
-import type { EventChannel, OpenEventChannel } from '../../live/event-channel.ts';
+import type { EventChannel } from '../../live/event-channel.ts';
 import { DROPPED_CLIENT_GRACE_MS } from '../../live/web-event-channel.ts';
 
 /**
@@ -10,7 +10,7 @@ import { DROPPED_CLIENT_GRACE_MS } from '../../live/web-event-channel.ts';
  * waits in the channel's own queue, so that dropping a client can discard it and still end the
  * response cleanly.
  */
-class NodeEventChannel extends Readable implements EventChannel {
+export class NodeEventChannel extends Readable implements EventChannel {
   #response: Writable | undefined;
   #queue: Uint8Array[] = [];
   #queued = 0;
@@ -100,6 +100,3 @@ class NodeEventChannel extends Readable implements EventChannel {
     if (this.#ending && this.#queue.length === 0 && !response.writableEnded) response.end();
   }
 }
-
-export const openNodeEventChannel: OpenEventChannel = (queueBytes) =>
-  new NodeEventChannel(queueBytes);

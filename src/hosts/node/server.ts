@@ -15,27 +15,21 @@ import { fileAssets, PROJECT_ROOT } from './file-assets.ts';
 import { REQUEST_MESSAGE, type Logger } from './logger.ts';
 import type { NodeConfig } from './node-config.ts';
 import { answerClientErrorsInOrder } from './client-errors.ts';
-import { openNodeEventChannel } from './node-event-channel.ts';
+import { NodeEventChannel } from './node-event-channel.ts';
 
 const IN_FLIGHT = Symbol('requests in flight');
 const LAST_ANSWER = Symbol('the answer to the last request');
 /** A connection with the count of its requests not yet answered, and the last one's answer. */
 type QueuedSocket = Socket & { [IN_FLIGHT]?: number; [LAST_ANSWER]?: Promise<Response> };
 
-/** A list's id as the log writes it (docs/configuration.md, Logs): 2^80 ids share each tag. */
+// The log writes a path without its query, and each list's id in it as the id's tag
+// (docs/configuration.md, Logs): 2^80 ids share each tag.
 const listTagOf = (listId: string) => hash('sha256', listId, 'base64url').slice(0, 8);
-
-/** The path of `url` as the log writes it: no query, every list's id a tag. */
-function loggedPathOf(url: string): string {
-  return loggedPath(pathOf(url), listTagOf);
-}
+const loggedPathOf = (url: string) => loggedPath(pathOf(url), listTagOf);
 
 export type RunningServer = Awaited<ReturnType<typeof startNodeServer>>;
 
-/**
- * Serves the handler on `node:http` through @whatwg-node/server; `stores` keep the lists, and
- * `viewSecret` their view ids (a new one for each run without it).
- */
+/** Serves the handler on `node:http` through @whatwg-node/server; `stores` keep the lists. */
 export async function startNodeServer(
   config: NodeConfig,
   logger: Logger,
@@ -64,7 +58,7 @@ export async function startNodeServer(
       // Node's parser ends a body at its Content-Length; what follows is the next request.
       contentLengthIsExact: true,
       afterAnswers: setImmediate,
-      openEventChannel: openNodeEventChannel,
+      openEventChannel: (queueBytes) => new NodeEventChannel(queueBytes),
       // What the proxy named in `clientAddressHeader` added last, after any the client sent.
       clientAddressOf: (request) =>
         (clientAddressHeader &&

@@ -27,7 +27,6 @@ export function openStorageAt(file: string) {
       stores: sqliteListStores(database, commits),
       viewSecret: viewSecretOf(database),
       commits,
-      /** Commits the writes still waiting, then closes the file. */
       async close() {
         await commits.close();
         database.close();
