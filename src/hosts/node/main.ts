@@ -5,7 +5,7 @@ import { loadConfig } from './load-config.ts';
 import { createLogger } from './logger.ts';
 import { PROJECT_ROOT } from './file-assets.ts';
 import { startNodeServer, type RunningServer } from './server.ts';
-import { openStorageAt, StorageFileError, type StorageFile } from './storage-file.ts';
+import { openStorageAt, StorageFileError } from './storage-file.ts';
 
 const PROFILES = ['dev', 'prod'];
 const args = process.argv.slice(2);
@@ -34,7 +34,7 @@ try {
 }
 
 const logger = createLogger(config.log);
-let storage: StorageFile | undefined;
+let storage: ReturnType<typeof openStorageAt> | undefined;
 let running: RunningServer;
 try {
   // A relative storage.file is relative to the working folder.

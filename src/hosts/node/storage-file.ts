@@ -12,8 +12,6 @@ export class StorageFileError extends Error {
   }
 }
 
-export type StorageFile = ReturnType<typeof openStorageAt>;
-
 /**
  * The lists kept in the SQLite file `file`, their writes made in group commits, each at the end
  * of a turn of the event loop (`setImmediate`), in this thread.
@@ -66,8 +64,9 @@ export function openSqliteFile(file: string): SqlDatabase & { close(): void } {
   } catch (error) {
     throw new StorageFileError(file, (error as Error).message);
   }
-  const statements: Record<string, StatementSync> = {};
-  const prepared = (sql: string) => (statements[sql] ??= db.prepare(sql));
+  const statements = new Map<string, StatementSync>();
+  const prepared = (sql: string) =>
+    statements.get(sql) ?? statements.set(sql, db.prepare(sql)).get(sql)!;
   return {
     all: <Row extends object>(sql: string, ...params: SqlValue[]) =>
       prepared(sql).all(...params) as Row[],
