@@ -1,11 +1,11 @@
 import { hash } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createServerAdapter, Response as AdapterResponse } from '@whatwg-node/server';
-import { createApp, type App } from '../../app.ts';
+import { createApp } from '../../app.ts';
 import { requestIdOf } from '../../http/request.ts';
 import { loggedPath, pathOf, type ErrorReporter } from '../../http/router.ts';
 import { newViewSecret, ViewIds } from '../../lists/list-id.ts';

@@ -13,8 +13,8 @@ export class StorageFileError extends Error {
 }
 
 /**
- * The lists kept in the SQLite file `file`, their writes made in group commits, each at the end
- * of a turn of the event loop (`setImmediate`), in this thread.
+ * The lists kept in the SQLite file `file`, written in group commits at the end of each turn of
+ * the event loop (`setImmediate`), in this thread; a `StorageFileError` if the file is unusable.
  */
 export function openStorageAt(file: string) {
   const database = openSqliteFile(file);
