@@ -8,23 +8,16 @@ import {
   STREAM_ENDED,
 } from './relay-protocol.ts';
 
-/** A new socket, until the handler answers with it: the worker's end, and how to accept ours. */
-type Unanswered = { readonly peer: WebSocket; readonly accept: () => void };
-
-/** What a stream's socket keeps while the object hibernates. */
+/** What a stream's socket keeps while the object hibernates: `waiting`, bytes that left with it. */
 interface Attachment {
-  /** The run of the list the stream was opened on. */
   readonly run: string;
-  /** Whether it was opened through the list's view id. */
   readonly viewOnly: boolean;
-  /** Whether bytes waited to be sent, which left memory with the object that held them. */
   readonly waiting?: boolean;
 }
 
 /**
  * A list object's event streams, each a WebSocket to the worker that carries it to its client,
- * accepted with the Hibernation API: the object may leave memory while they stay open, and the
- * runtime wakes it for a change, a closed socket, or a worker's word that its client read more.
+ * accepted with the Hibernation API: the object may leave memory while they stay open.
  */
 export class EventSockets {
   readonly #ctx: DurableObjectState;
@@ -39,9 +32,11 @@ export class EventSockets {
 
   readonly open = (queueBytes: number, viewOnly = false): EventChannel => {
     const { 0: peer, 1: socket } = new WebSocketPair();
-    const accept = () => this.#ctx.acceptWebSocket(socket);
     const attachment: Attachment = { run: this.#listOf()!.store.run, viewOnly };
-    const channel = new SocketChannel(socket, attachment, queueBytes, { peer, accept });
+    const channel = new SocketChannel(socket, attachment, queueBytes, () => {
+      this.#ctx.acceptWebSocket(socket);
+      return peer;
+    });
     this.#channels.set(socket, channel);
     return channel;
   };
@@ -65,12 +60,12 @@ export class EventSockets {
     }
   }
 
-  /** The worker's message on `socket`: how many more bytes its client took. */
+  /** The worker's message: how many more bytes its client took. */
   received(socket: WebSocket, message: string | ArrayBuffer): void {
     this.#channels.get(socket)?.taken(Number(message) || 0);
   }
 
-  /** The worker closed the socket, or it failed: its client is gone. */
+  /** The worker closed the socket, or it failed. */
   closed(socket: WebSocket): void {
     this.#channels.get(socket)?.leave();
   }
@@ -86,7 +81,8 @@ class SocketChannel implements EventChannel {
   readonly #attachment: Attachment;
   /** The most that may wait, as on Node: the opening and `MAX_BACKLOG_BYTES`. */
   readonly #limit: number;
-  #unanswered: Unanswered | undefined;
+  /** Until the handler answers: accepts the socket, and gives the worker's end. */
+  #accept: (() => WebSocket) | undefined;
   readonly #waiting: Uint8Array[] = [];
   #waitingBytes = 0;
   /** Sent, and not yet acknowledged as taken by the client. */
@@ -98,13 +94,13 @@ class SocketChannel implements EventChannel {
   #open = true;
   #gone = () => {};
 
-  /** Without `unanswered`, `socket` is one an earlier instance of the object accepted. */
-  constructor(socket: WebSocket, attachment: Attachment, limit: number, unanswered?: Unanswered) {
+  /** Without `accept`, `socket` is one an earlier instance of the object accepted. */
+  constructor(socket: WebSocket, attachment: Attachment, limit: number, accept?: () => WebSocket) {
     this.#socket = socket;
     this.#attachment = attachment;
     this.#markedWaiting = attachment.waiting;
     this.#limit = limit;
-    this.#unanswered = unanswered;
+    this.#accept = accept;
   }
 
   write(bytes: Uint8Array): boolean {
@@ -122,10 +118,7 @@ class SocketChannel implements EventChannel {
     this.#send();
   }
 
-  /**
-   * Ends the stream after what waits, or, `now` (the client fell behind), at once, with the
-   * code that has the worker drop its client, which resumes by id.
-   */
+  /** `now`: at once, with the code that has the worker drop its client, which resumes by id. */
   end(now: boolean): void {
     this.#closeCode ??= now ? STREAM_BEHIND : STREAM_ENDED;
     if (now) {
@@ -147,15 +140,14 @@ class SocketChannel implements EventChannel {
 
   // The handler answers with the stream in the step that opens it: nothing ends it before.
   respond(init: ResponseInit): Response {
-    const { peer, accept } = this.#unanswered!;
-    accept();
-    this.#unanswered = undefined;
+    const peer = this.#accept!();
+    this.#accept = undefined;
     this.#send();
     return new Response(null, { status: 101, webSocket: peer, headers: init.headers });
   }
 
   #send(): void {
-    if (this.#unanswered !== undefined || !this.#open) return;
+    if (this.#accept !== undefined || !this.#open) return;
     try {
       while (this.#unacked + (this.#waiting[0]?.byteLength ?? Infinity) <= SEND_WINDOW_BYTES) {
         const message = this.#waiting.shift()!;

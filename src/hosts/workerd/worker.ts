@@ -4,13 +4,13 @@ import { ConfigError } from '../../config.ts';
 import { HttpProblem, serverFailure } from '../../http/problem.ts';
 import { IDEMPOTENCY_KEY, requestIdOf } from '../../http/request.ts';
 import { isApiPath, Responses } from '../../http/responses.ts';
-import { pathOf, type Handler } from '../../http/router.ts';
+import { pathOf } from '../../http/router.ts';
 import { bindingLimiter, OpenStreamsPerClient } from '../../http/client-limits.ts';
 import { ViewIds } from '../../lists/list-id.ts';
 import type { ListDirectory } from '../../lists/live-list.ts';
 import type { StoredList } from '../../store/changes.ts';
 import { LISTS_PATH } from '../../model/resources.ts';
-import { configFromVars, type WorkerConfig } from './vars.ts';
+import { configFromVars } from './vars.ts';
 import { relayEvents } from './event-relay.ts';
 import { reportError } from './error-log.ts';
 import {
@@ -22,9 +22,6 @@ import {
 } from './todo-list-object.ts';
 
 export { TodoListObject } from './todo-list-object.ts';
-
-/** The name of the object a list made with the key `key` lives in; never the default list's. */
-const keyedName = (key: string) => `${IDEMPOTENCY_KEY} ${key}`;
 
 /**
  * The lists as the worker sees them: it holds none, and makes each new one in an object of its
@@ -54,7 +51,8 @@ function workerLists({ TODO_LIST }: Env): ListDirectory {
         return false;
       };
       const admitted = () => admit().then(() => true, keepRefusal);
-      const object = TODO_LIST.get(TODO_LIST.idFromName(keyedName(key)));
+      // Never the default list's object: the name has a space.
+      const object = TODO_LIST.get(TODO_LIST.idFromName(`${IDEMPOTENCY_KEY} ${key}`));
       const created = await object.create(title, key, admitted);
       return madeBy(created, refusal);
     },
@@ -108,16 +106,8 @@ async function listObjectOf(
 /** The client's address, as Cloudflare's edge sets it (and `wrangler dev`, from the socket). */
 const clientAddressOf = (request: Request) => request.headers.get('cf-connecting-ip') ?? undefined;
 
-interface Isolate {
-  readonly config: WorkerConfig;
-  readonly viewIds: ViewIds;
-  readonly handler: Handler;
-  /** This isolate's streams: a client reaching several isolates may hold more. */
-  readonly streams: OpenStreamsPerClient;
-}
-
 /** What this isolate read from `[vars]` on its first request, its handler and its streams. */
-let isolate: Isolate | ConfigError | undefined;
+let isolate: ReturnType<typeof started> | undefined;
 
 async function route(request: Request, env: Env): Promise<Response> {
   isolate ??= started(env);
@@ -125,12 +115,8 @@ async function route(request: Request, env: Env): Promise<Response> {
     // Every request's answer while `[vars]` are wrong: the operator sees what to change.
     const detail = `The service is misconfigured. ${isolate.problems.join(' ')}`;
     const responses = new Responses(Response, requestIdOf(request));
-    const api = isApiPath(pathOf(request.url));
-    return answerAfterBody(
-      request,
-      async () => responses.problem(new HttpProblem(500, detail), api),
-      0,
-    );
+    const answer = responses.problem(new HttpProblem(500, detail), isApiPath(pathOf(request.url)));
+    return answerAfterBody(request, async () => answer, 0);
   }
   const { config, viewIds, handler, streams } = isolate;
   const list = await listObjectOf(pathOf(request.url), env, viewIds);
@@ -145,12 +131,11 @@ async function route(request: Request, env: Env): Promise<Response> {
       return responses.problem(error instanceof HttpProblem ? error : serverFailure(), true);
     }
   }
-  const maxBodyBytes = config.app.limits.maxBodyBytes;
-  if (list === undefined) return answerAfterBody(request, handler, maxBodyBytes);
-  return answerAfterBody(request, (forwarded) => list.object().fetch(forwarded), maxBodyBytes);
+  const answer = list ? (forwarded: Request) => list.object().fetch(forwarded) : handler;
+  return answerAfterBody(request, answer, config.app.limits.maxBodyBytes);
 }
 
-function started(env: Env): Isolate | ConfigError {
+function started(env: Env) {
   let config = configFromVars(env);
   if (!(config instanceof ConfigError) && env.LIST_CREATIONS === undefined) {
     config = new ConfigError([
@@ -168,6 +153,7 @@ function started(env: Env): Isolate | ConfigError {
   const viewIds = new ViewIds(config.viewSecret);
   const host = { assets: workersAssets(env.ASSETS), clientAddressOf, listCreations, reportError };
   const app = createApp({ config: config.app, lists, viewIds, host });
+  // This isolate's streams: a client reaching several isolates may hold more.
   const streams = new OpenStreamsPerClient(config.app.sse.maxClientsPerAddress);
   return { config, viewIds, handler: app.fetch, streams };
 }
