@@ -5,7 +5,6 @@ import {
   endStream,
   PassedMessages,
   RECONNECT,
-  reconnectDelayMs,
   RELAY_QUEUE_BYTES,
   startsWithSnapshot,
   STREAM_BEHIND,
@@ -14,10 +13,9 @@ import {
 } from './relay-protocol.ts';
 
 /**
- * Answers `GET` of a list's event stream, fed by a hibernatable WebSocket to the list's object,
- * and by its next one if it restarts; the object's refusal (404, 503, …) as it is. `listObject`
- * makes a new stub each time: one whose object was reset throws. `free` frees the client's
- * place once no stream came of it, or its stream ended.
+ * Answers `GET` of a list's event stream, fed by a hibernatable WebSocket to the list's object
+ * (a new stub each time: one whose object was reset throws), or with its refusal (404, 503, …).
+ * `free` frees the client's place once no stream came of it, or its stream ended.
  */
 export async function relayEvents(
   request: Request,
@@ -89,7 +87,7 @@ export async function relayEvents(
         bytes = withoutRetry(bytes);
         if (bytes.byteLength === 0) return;
         awaitingOpening = false;
-        // The new object could not go on from the last id: see `reconnect`.
+        // The new object cannot go on from the last id: the client's EventSource resumes by it.
         if (startsWithSnapshot(bytes)) return client.end();
       }
       passed.pass(bytes);
@@ -112,15 +110,14 @@ export async function relayEvents(
   const reopenLater = () => {
     failuresInARow += 1;
     if (failuresInARow > RECONNECT.attempts) return client.end();
-    reopening = setTimeout(() => void reconnect(), reconnectDelayMs(failuresInARow));
+    const { firstDelayMs, maxDelayMs } = RECONNECT;
+    const delayMs = Math.min(maxDelayMs, firstDelayMs * 2 ** (failuresInARow - 1));
+    // Half to all of it, at random: the streams of one object do not all come back at once.
+    reopening = setTimeout(() => void reconnect(), delayMs / 2 + (Math.random() * delayMs) / 2);
   };
 
-  /**
-   * The object restarted (evicted, deployed, moved): a new one goes on after the last event
-   * delivered. Where it cannot (its list was kept in memory, and started again), the stream
-   * ends, and the client's EventSource reconnects by id and gets the whole list. An object
-   * that answers without a socket refused the stream (its list is gone), which then ends.
-   */
+  // The object restarted: a new one goes on after the last event delivered. One that refuses
+  // the stream (its list is gone) ends it, as does one that cannot go on from that event.
   const reconnect = async () => {
     if (ended) return;
     try {

@@ -42,9 +42,8 @@ export class EventSockets {
   };
 
   /**
-   * Hands the list the streams held before the object hibernated, once it has its view id. One
-   * opened on another run of the list (a list kept in memory starts again with its object), or
-   * one that had bytes waiting, ends: its client reconnects.
+   * Hands the list the streams held before the object hibernated, once it has its view id; one
+   * opened on another run of the list, or that had bytes waiting, ends: its client reconnects.
    */
   async adoptAll(): Promise<void> {
     const sockets = this.#ctx.getWebSockets();
@@ -72,9 +71,8 @@ export class EventSockets {
 }
 
 /**
- * One stream's WebSocket, on the object's side. It sends no more than `SEND_WINDOW_BYTES` that
- * are unacknowledged; the rest waits as views of the bytes it was given, the encodings the list
- * shares among its streams, so a large snapshot is held once, not once per stream.
+ * One stream's WebSocket, on the object's side: beyond `SEND_WINDOW_BYTES` unacknowledged, the
+ * rest waits as views of the encodings the list shares among its streams, held once for all.
  */
 class SocketChannel implements EventChannel {
   readonly #socket: WebSocket;

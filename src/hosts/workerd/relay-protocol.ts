@@ -7,12 +7,6 @@ import { MAX_BACKLOG_BYTES } from '../../live/event-channel.ts';
 /** How the worker reopens a lost socket: a short first wait, doubled, jittered, then given up. */
 export const RECONNECT = { firstDelayMs: 250, maxDelayMs: 4000, attempts: 6, steadyMs: 10_000 };
 
-/** The wait before reopening after `failures` in a row (1 or more). */
-export function reconnectDelayMs(failures: number): number {
-  const delayMs = Math.min(RECONNECT.maxDelayMs, RECONNECT.firstDelayMs * 2 ** (failures - 1));
-  return delayMs / 2 + (Math.random() * delayMs) / 2;
-}
-
 /** The object's close code: the stream ends. A socket closed otherwise lost its object. */
 export const STREAM_ENDED = 1000;
 

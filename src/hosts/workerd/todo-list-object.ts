@@ -6,7 +6,6 @@ import { HttpProblem } from '../../http/problem.ts';
 import { requestIdOf } from '../../http/request.ts';
 import { Responses } from '../../http/responses.ts';
 import { base64UrlOf, bytesOfBase64Url, ViewIds } from '../../lists/list-id.ts';
-import type { LiveList } from '../../lists/live-list.ts';
 import { singleList } from '../../lists/single-list.ts';
 import type { StoredList } from '../../store/changes.ts';
 import { configFromVars } from './vars.ts';
@@ -34,14 +33,11 @@ export function objectIdOf(
   }
 }
 
-/** The bindings `wrangler.toml` gives the worker and the objects. */
+/** The bindings `wrangler.toml` gives the worker and the objects, and its `[vars]`. */
 export interface Env {
   readonly TODO_LIST: DurableObjectNamespace<TodoListObject>;
-  /** `public/`, uploaded as Workers static assets. */
   readonly ASSETS: Fetcher;
-  /** `[[ratelimits]]`: counts each client's list creations (docs/configuration.md). */
   readonly LIST_CREATIONS?: RateLimit;
-  /** The `[vars]`, read by `configFromVars`. */
   readonly [variable: string]: unknown;
 }
 
@@ -52,13 +48,11 @@ export type ListCreated =
   | { readonly unadmitted: true };
 
 /**
- * One list's object: the default list's, or a named list's, whose id is the object's own. Its
- * event streams are hibernatable WebSockets to the workers that carry them (`EventSockets`): it
- * keeps no timer and no request open, so it leaves memory when nothing changes.
+ * One list's object: the default list's, or a named list's, whose id is the object's own. It
+ * keeps no timer and no request open (`EventSockets`), so it leaves memory when nothing changes.
  */
 export class TodoListObject extends DurableObject<Env> {
   protected readonly app: App;
-  readonly #listId: string | undefined;
   readonly #sockets: EventSockets;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -68,10 +62,12 @@ export class TodoListObject extends DurableObject<Env> {
     if (config instanceof ConfigError) throw config;
     const isDefault = ctx.id.equals(env.TODO_LIST.idFromName(LIST_NAME));
     const idBytes = Uint8Array.from(ctx.id.toString().match(/../g)!, (hex) => parseInt(hex, 16));
-    this.#listId = isDefault ? undefined : base64UrlOf(idBytes);
-    this.#sockets = new EventSockets(ctx, () => this.#list());
+    const listId = isDefault ? undefined : base64UrlOf(idBytes);
+    this.#sockets = new EventSockets(ctx, () =>
+      listId === undefined ? this.app.lists.defaultList : this.app.lists.named.get(listId),
+    );
     const lists = singleList({
-      listId: this.#listId,
+      listId,
       keepDefault: config.storage === 'sqlite',
       // The output gate holds answers back until the writes are durable: none outruns its commit.
       sql: {
@@ -94,9 +90,8 @@ export class TodoListObject extends DurableObject<Env> {
   }
 
   /**
-   * Makes this object's list (the worker's `POST /api/lists`), a refusal as a value: an error
-   * thrown across RPC loses its class. `admit`, the worker's, counts the create just before the
-   * list is made and says whether it may be; a retry meanwhile is 409.
+   * Makes this object's list, a refusal as a value: an error thrown across RPC loses its class.
+   * `admit`, the worker's, says just before whether it may be made; a retry meanwhile is 409.
    */
   async create(title: string, key?: string, admit?: () => Promise<boolean>): Promise<ListCreated> {
     const unadmitted = new Error('The worker did not admit the list.');
@@ -133,23 +128,15 @@ export class TodoListObject extends DurableObject<Env> {
   override webSocketError(socket: WebSocket): void {
     this.#sockets.closed(socket);
   }
-
-  #list(): LiveList | undefined {
-    const { lists } = this.app;
-    return this.#listId === undefined ? lists.defaultList : lists.named.get(this.#listId);
-  }
 }
 
 /** How much of a refused body is still read: the most Cloudflare passes a worker (Free, Pro). */
 const READ_REST_LIMIT_BYTES = 100 * 1024 * 1024;
 
 /**
- * Answers `request` with `answer`, given the body's first `maxBodyBytes + 1` bytes (all a handler
- * needs to refuse it) as one buffer: a body piped on to an object reached it as whole when its
- * client went away. A body that breaks first is answered 400. workerd resets a connection whose
- * body still arrives when the answer ends, so the rest is read before the end: up to
- * `maxBodyBytes` before the answer goes out, a longer rest as it goes out, so that a body over
- * the limit is refused at once.
+ * Answers `request` with `answer`, given the body's first `maxBodyBytes + 1` bytes as one buffer
+ * (a body piped on to an object broke), and reads the rest before the answer ends: workerd resets
+ * a connection whose body still arrives then (docs/hosts.md). A body that breaks is answered 400.
  */
 export async function answerAfterBody(
   request: Request,

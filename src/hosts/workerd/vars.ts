@@ -6,19 +6,12 @@ import {
   type Rule,
 } from '../../config.ts';
 
+/** `STORAGE`: where the default list is kept (docs/storage.md). */
 const STORAGE_KINDS = ['memory', 'sqlite'] as const;
+type StorageKind = (typeof STORAGE_KINDS)[number];
 
 /** What the worker and its objects read from `[vars]`. */
-export interface WorkerConfig {
-  readonly app: AppConfig;
-  /**
-   * `STORAGE`: where the default list is kept. `sqlite`, the default, outlives the object
-   * leaving memory; `memory` loses the list whenever the object hibernates or is evicted.
-   */
-  readonly storage: (typeof STORAGE_KINDS)[number];
-  /** `VIEW_KEY`, a secret: what the lists' view ids are derived under. */
-  readonly viewSecret: string;
-}
+export type WorkerConfig = Exclude<ReturnType<typeof configFromVars>, ConfigError>;
 
 /** The fewest characters of `VIEW_KEY`: 32 random ones hold well over 128 bits. */
 const VIEW_KEY_LENGTH = 32;
@@ -33,9 +26,7 @@ export function varNameOf(group: string, key: string): string {
  * wrong, by the rules the Node host applies to its YAML. A number may come as a string of
  * digits: the dashboard and `--var` only set strings.
  */
-export function configFromVars(
-  vars: Readonly<Record<string, unknown>>,
-): WorkerConfig | ConfigError {
+export function configFromVars(vars: Readonly<Record<string, unknown>>) {
   const problems: string[] = [];
   const config: Record<string, Record<string, unknown>> = {};
   for (const [group, rules] of Object.entries(APP_CONFIG_RULES)) {
@@ -51,7 +42,7 @@ export function configFromVars(
     }
   }
   const storage = vars.STORAGE ?? 'sqlite';
-  if (!STORAGE_KINDS.includes(storage as WorkerConfig['storage'])) {
+  if (!STORAGE_KINDS.includes(storage as StorageKind)) {
     problems.push(
       `[vars] STORAGE must be one of ${STORAGE_KINDS.join(', ')}; it is ${shown(vars.STORAGE)}.`,
     );
@@ -69,7 +60,7 @@ export function configFromVars(
   if (problems.length > 0) return new ConfigError(problems);
   return {
     app: config as unknown as AppConfig,
-    storage: storage as WorkerConfig['storage'],
+    storage: storage as StorageKind,
     viewSecret: viewSecret as string,
   };
 }

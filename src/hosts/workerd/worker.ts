@@ -24,9 +24,8 @@ import {
 export { TodoListObject } from './todo-list-object.ts';
 
 /**
- * The lists as the worker sees them: it holds none, and makes each new one in an object of its
- * own. A list made with an `Idempotency-Key` is made in the object named after the key, which
- * answers a retry as it answered the first create: there is no directory of keys to consult.
+ * The lists as the worker sees them: none, each made in an object of its own, with a key in the
+ * object named after it, which answers a retry as it answered the first create.
  */
 function workerLists({ TODO_LIST }: Env): ListDirectory {
   /** `refusal`: why the worker did not admit the list, when the object says it did not. */
@@ -61,10 +60,7 @@ function workerLists({ TODO_LIST }: Env): ListDirectory {
   };
 }
 
-/**
- * `public/` as Workers static assets, served as the handler decides, as on Node:
- * `html_handling = "none"` makes the binding answer each file at its own path, no redirects.
- */
+/** `public/` as Workers static assets: `html_handling = "none"` keeps each file at its path. */
 function workersAssets(assets: Fetcher): AssetSource {
   return {
     async read(path) {
@@ -81,10 +77,7 @@ function workersAssets(assets: Fetcher): AssetSource {
   };
 }
 
-/**
- * The object of the list a path names, and whether the path is its event stream. An id the
- * runtime does not recognise names none: the worker's handler answers as for a list gone.
- */
+/** The object of the list a path names, if the runtime knows its id, and whether it streams. */
 async function listObjectOf(
   path: string,
   { TODO_LIST }: Env,
