@@ -1,16 +1,6 @@
 import { EventClient, lastEventIdOf, PING } from '../../live/event-channel.ts';
 import { webEventChannel } from '../../live/web-event-channel.ts';
-import {
-  ACK_BYTES,
-  endStream,
-  PassedMessages,
-  RECONNECT,
-  RELAY_QUEUE_BYTES,
-  startsWithSnapshot,
-  STREAM_BEHIND,
-  STREAM_ENDED,
-  withoutRetry,
-} from './relay-protocol.ts';
+import * as protocol from './relay-protocol.ts';
 
 /**
  * Answers `GET` of a list's event stream, fed by a hibernatable WebSocket to the list's object
@@ -38,7 +28,7 @@ export async function relayEvents(
   for (const name of ['upgrade', 'connection', 'sec-websocket-accept']) headers.delete(name);
 
   // What the client was sent: where the stream resumes if its socket goes, and whether it can.
-  const passed = new PassedMessages(lastEventIdOf(request));
+  const passed = new protocol.PassedMessages(lastEventIdOf(request));
   let socket: WebSocket | undefined;
   /** Bytes the client took that the object was not yet told of. */
   let untold = 0;
@@ -46,9 +36,9 @@ export async function relayEvents(
   let reopening: ReturnType<typeof setTimeout> | null = null;
   let ended = false;
 
-  const channel = webEventChannel(RELAY_QUEUE_BYTES, (byteCount) => {
+  const channel = webEventChannel(protocol.RELAY_QUEUE_BYTES, (byteCount) => {
     untold += byteCount;
-    if (untold < ACK_BYTES) return;
+    if (untold < protocol.ACK_BYTES) return;
     try {
       socket?.send(String(untold));
       untold = 0;
@@ -61,7 +51,7 @@ export async function relayEvents(
     clearInterval(heartbeat);
     free();
     clearTimeout(reopening);
-    if (socket !== undefined) endStream(socket);
+    if (socket !== undefined) protocol.endStream(socket);
   });
   // A ping inside a message that comes in pieces would end it early.
   const heartbeat = setInterval(() => {
@@ -75,7 +65,7 @@ export async function relayEvents(
     opened.binaryType = 'arraybuffer';
     opened.accept();
     // The client may have left while the object was asked for the socket.
-    if (ended) return endStream(opened);
+    if (ended) return protocol.endStream(opened);
     socket = opened;
     // What was queued before is taken first: the new object is told only of what follows.
     untold = -channel.heldBytes;
@@ -84,11 +74,11 @@ export async function relayEvents(
     opened.addEventListener('message', ({ data }) => {
       let bytes: Uint8Array = new Uint8Array(data as ArrayBuffer);
       if (awaitingOpening) {
-        bytes = withoutRetry(bytes);
+        bytes = protocol.withoutRetry(bytes);
         if (bytes.byteLength === 0) return;
         awaitingOpening = false;
         // The new object cannot go on from the last id: the client's EventSource resumes by it.
-        if (startsWithSnapshot(bytes)) return client.end();
+        if (protocol.startsWithSnapshot(bytes)) return client.end();
       }
       passed.pass(bytes);
       client.send(bytes);
@@ -96,11 +86,11 @@ export async function relayEvents(
     const closed = (code: number) => {
       if (opened !== socket || ended) return;
       socket = undefined;
-      if (code === STREAM_BEHIND) return client.end(true);
+      if (code === protocol.STREAM_BEHIND) return client.end(true);
       // Resumed after half a message, the stream would append the next to it: it ends, and
       // the client's EventSource drops the half and comes back with the id of the last whole.
-      if (code === STREAM_ENDED || !passed.atMessageEnd) return client.end();
-      if (Date.now() - openedAt >= RECONNECT.steadyMs) failuresInARow = 0;
+      if (code === protocol.STREAM_ENDED || !passed.atMessageEnd) return client.end();
+      if (Date.now() - openedAt >= protocol.RECONNECT.steadyMs) failuresInARow = 0;
       reopenLater();
     };
     opened.addEventListener('close', ({ code }) => closed(code));
@@ -109,8 +99,8 @@ export async function relayEvents(
 
   const reopenLater = () => {
     failuresInARow += 1;
-    if (failuresInARow > RECONNECT.attempts) return client.end();
-    const { firstDelayMs, maxDelayMs } = RECONNECT;
+    if (failuresInARow > protocol.RECONNECT.attempts) return client.end();
+    const { firstDelayMs, maxDelayMs } = protocol.RECONNECT;
     const delayMs = Math.min(maxDelayMs, firstDelayMs * 2 ** (failuresInARow - 1));
     // Half to all of it, at random: the streams of one object do not all come back at once.
     reopening = setTimeout(() => void reconnect(), delayMs / 2 + (Math.random() * delayMs) / 2);
@@ -135,7 +125,6 @@ export async function relayEvents(
   return response;
 }
 
-/** The request for a WebSocket to the list's object, resuming after `lastEventId` if given. */
 function upgradeOf(request: Request, lastEventId?: string): Request {
   const headers = new Headers(request.headers);
   headers.set('upgrade', 'websocket');

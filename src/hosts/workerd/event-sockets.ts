@@ -64,7 +64,6 @@ export class EventSockets {
     this.#channels.get(socket)?.taken(Number(message) || 0);
   }
 
-  /** The worker closed the socket, or it failed. */
   closed(socket: WebSocket): void {
     this.#channels.get(socket)?.leave();
   }
@@ -83,9 +82,8 @@ class SocketChannel implements EventChannel {
   #accept: (() => WebSocket) | undefined;
   readonly #waiting: Uint8Array[] = [];
   #waitingBytes = 0;
-  /** Sent, and not yet acknowledged as taken by the client. */
   #unacked = 0;
-  /** What the attachment says of `waiting`; undefined before it is written. */
+  /** Undefined before the attachment says. */
   #markedWaiting: boolean | undefined;
   /** Set once the stream ends: the socket closes with it when nothing waits. */
   #closeCode: number | undefined;
@@ -110,7 +108,6 @@ class SocketChannel implements EventChannel {
     return this.#open;
   }
 
-  /** The worker passed `byteCount` more bytes on to the client. */
   taken(byteCount: number): void {
     this.#unacked = Math.max(0, this.#unacked - byteCount);
     this.#send();

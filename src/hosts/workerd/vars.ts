@@ -2,13 +2,13 @@ import {
   APP_CONFIG_RULES,
   ConfigError,
   DEFAULT_APP_CONFIG,
+  oneOf,
   type AppConfig,
   type Rule,
 } from '../../config.ts';
 
 /** `STORAGE`: where the default list is kept (docs/storage.md). */
-const STORAGE_KINDS = ['memory', 'sqlite'] as const;
-type StorageKind = (typeof STORAGE_KINDS)[number];
+const STORAGE = oneOf(['memory', 'sqlite']);
 
 /** What the worker and its objects read from `[vars]`. */
 export type WorkerConfig = Exclude<ReturnType<typeof configFromVars>, ConfigError>;
@@ -28,25 +28,26 @@ export function varNameOf(group: string, key: string): string {
  */
 export function configFromVars(vars: Readonly<Record<string, unknown>>) {
   const problems: string[] = [];
-  const config: Record<string, Record<string, unknown>> = {};
+  /** The variable `name` as `rule` takes it, or `fallback` where it is not set or is refused. */
+  const read = (name: string, rule: Rule, fallback: unknown): unknown => {
+    if (!Object.hasOwn(vars, name)) return fallback;
+    const given = vars[name];
+    const value = typeof given === 'string' && /^-?\d+$/.test(given.trim()) ? Number(given) : given;
+    if (rule.accepts(value)) return value;
+    // As the author of `[vars]` wrote it: a string quoted, a number as it is.
+    const shown = JSON.stringify(given) ?? String(given);
+    problems.push(`[vars] ${name} must be ${rule.expected}; it is ${shown}.`);
+    return fallback;
+  };
+  const app: Record<string, Record<string, unknown>> = {};
   for (const [group, rules] of Object.entries(APP_CONFIG_RULES)) {
-    config[group] = { ...DEFAULT_APP_CONFIG[group as keyof AppConfig] };
+    const defaults = DEFAULT_APP_CONFIG[group as keyof AppConfig] as Record<string, unknown>;
+    app[group] = {};
     for (const [key, rule] of Object.entries(rules as Record<string, Rule>)) {
-      const name = varNameOf(group, key);
-      if (!Object.hasOwn(vars, name)) continue;
-      const given = vars[name];
-      const value =
-        typeof given === 'string' && /^-?\d+$/.test(given.trim()) ? Number(given) : given;
-      if (rule.accepts(value)) config[group]![key] = value;
-      else problems.push(`[vars] ${name} must be ${rule.expected}; it is ${shown(given)}.`);
+      app[group][key] = read(varNameOf(group, key), rule, defaults[key]);
     }
   }
-  const storage = vars.STORAGE ?? 'sqlite';
-  if (!STORAGE_KINDS.includes(storage as StorageKind)) {
-    problems.push(
-      `[vars] STORAGE must be one of ${STORAGE_KINDS.join(', ')}; it is ${shown(vars.STORAGE)}.`,
-    );
-  }
+  const storage = read('STORAGE', STORAGE, 'sqlite') as 'memory' | 'sqlite';
   const viewSecret = vars.VIEW_KEY;
   // The secret itself is never shown: error pages and logs are read by others.
   if (typeof viewSecret !== 'string' || viewSecret.length < VIEW_KEY_LENGTH) {
@@ -58,14 +59,5 @@ export function configFromVars(vars: Readonly<Record<string, unknown>>) {
     );
   }
   if (problems.length > 0) return new ConfigError(problems);
-  return {
-    app: config as unknown as AppConfig,
-    storage: storage as StorageKind,
-    viewSecret: viewSecret as string,
-  };
-}
-
-/** A value as the author of `[vars]` wrote it: a string quoted, a number as it is. */
-function shown(value: unknown): string {
-  return JSON.stringify(value) ?? String(value);
+  return { app: app as unknown as AppConfig, storage, viewSecret: viewSecret as string };
 }

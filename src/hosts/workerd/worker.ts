@@ -28,7 +28,6 @@ export { TodoListObject } from './todo-list-object.ts';
  * object named after it, which answers a retry as it answered the first create.
  */
 function workerLists({ TODO_LIST }: Env): ListDirectory {
-  /** `refusal`: why the worker did not admit the list, when the object says it did not. */
   const madeBy = (created: ListCreated, refusal?: unknown): StoredList => {
     if ('unadmitted' in created) throw refusal ?? new Error('The object made no list.');
     if ('refused' in created) throw new HttpProblem(created.refused.status, created.refused.detail);
