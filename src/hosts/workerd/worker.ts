@@ -1,63 +1,20 @@
 import type { AssetSource } from '../../api/static-files.ts';
 import { createApp } from '../../app.ts';
 import { ConfigError } from '../../config.ts';
+import { firstBytes, readRest } from '../../http/body.ts';
 import { HttpProblem, serverFailure } from '../../http/problem.ts';
-import { IDEMPOTENCY_KEY, requestIdOf } from '../../http/request.ts';
+import { requestIdOf } from '../../http/request.ts';
 import { isApiPath, Responses } from '../../http/responses.ts';
 import { pathOf } from '../../http/router.ts';
 import { bindingLimiter, OpenStreamsPerClient } from '../../http/client-limits.ts';
 import { ViewIds } from '../../lists/list-id.ts';
-import type { ListDirectory } from '../../lists/live-list.ts';
-import type { StoredList } from '../../store/changes.ts';
 import { LISTS_PATH } from '../../model/resources.ts';
 import { configFromVars } from './vars.ts';
 import { relayEvents } from './event-relay.ts';
 import { reportError } from './error-log.ts';
-import {
-  answerAfterBody,
-  LIST_NAME,
-  objectIdOf,
-  type Env,
-  type ListCreated,
-} from './todo-list-object.ts';
+import { LIST_NAME, objectIdOf, workerLists, type Env } from './todo-list-object.ts';
 
 export { TodoListObject } from './todo-list-object.ts';
-
-/**
- * The lists as the worker sees them: none, each made in an object of its own, with a key in the
- * object named after it, which answers a retry as it answered the first create.
- */
-function workerLists({ TODO_LIST }: Env): ListDirectory {
-  const madeBy = (created: ListCreated, refusal?: unknown): StoredList => {
-    if ('unadmitted' in created) throw refusal ?? new Error('The object made no list.');
-    if ('refused' in created) throw new HttpProblem(created.refused.status, created.refused.detail);
-    return created.made;
-  };
-  return {
-    defaultList: undefined,
-    named: new Map(),
-    create: async (title, key, admit = async () => {}) => {
-      if (key === undefined) {
-        await admit();
-        return madeBy(await TODO_LIST.get(TODO_LIST.newUniqueId()).create(title));
-      }
-      // The object calls back to count the create only when it is about to make the list, and
-      // holds the key meanwhile. A refusal stays here, with its headers.
-      let refusal: unknown;
-      const keepRefusal = (error: unknown) => {
-        refusal = error;
-        return false;
-      };
-      const admitted = () => admit().then(() => true, keepRefusal);
-      // Never the default list's object: the name has a space.
-      const object = TODO_LIST.get(TODO_LIST.idFromName(`${IDEMPOTENCY_KEY} ${key}`));
-      const created = await object.create(title, key, admitted);
-      return madeBy(created, refusal);
-    },
-    delete: () => Promise.reject(new Error('The worker holds no list to delete.')),
-    inMemory: () => [],
-  };
-}
 
 /** `public/` as Workers static assets: `html_handling = "none"` keeps each file at its path. */
 function workersAssets(assets: Fetcher): AssetSource {
@@ -93,6 +50,42 @@ async function listObjectOf(
   const objectId =
     objectIdOf(TODO_LIST, listId) ?? objectIdOf(TODO_LIST, (await viewIds.editIdOf(listId)) ?? '');
   return objectId && { object: () => TODO_LIST.get(objectId), stream };
+}
+
+/** How much of a refused body is still read: the most Cloudflare passes a worker (Free, Pro). */
+const READ_REST_LIMIT_BYTES = 100 * 1024 * 1024;
+
+/**
+ * Answers `request` with `answer`, given the body's first `maxBodyBytes + 1` bytes as one buffer
+ * (a body piped on to an object broke), and reads the rest before the answer ends: workerd resets
+ * a connection whose body still arrives then (docs/hosts.md). A body that breaks is answered 400.
+ */
+export async function answerAfterBody(
+  request: Request,
+  answer: (request: Request) => Promise<Response>,
+  maxBodyBytes: number,
+): Promise<Response> {
+  if (request.body === null) return answer(request);
+  const source = request.body.getReader();
+  const tooLong = Number(request.headers.get('content-length')) > maxBodyBytes;
+  const most = maxBodyBytes + 1;
+  let response: Response;
+  try {
+    // A body declared too long is not waited for: the handler refuses it by its size unread.
+    const body = tooLong ? new Uint8Array(most) : await firstBytes(source, most);
+    response = await answer(new Request(request, { body }));
+  } catch (error) {
+    if (!(error instanceof HttpProblem)) throw error;
+    response = new Responses(Response, requestIdOf(request)).problem(error, true);
+  }
+  if ((!tooLong && (await readRest(source, maxBodyBytes))) || !response.body) return response;
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const sent = response.body.pipeTo(writable, { preventClose: true }).catch(() => {});
+  void sent.then(async () => {
+    if (!(await readRest(source, READ_REST_LIMIT_BYTES))) await source.cancel().catch(() => {});
+    await writable.close().catch(() => {});
+  });
+  return new Response(readable, response);
 }
 
 /** The client's address, as Cloudflare's edge sets it (and `wrangler dev`, from the socket). */
