@@ -15,10 +15,7 @@ interface Attachment {
   readonly waiting?: boolean;
 }
 
-/**
- * A list object's event streams, each a WebSocket to the worker that carries it to its client,
- * accepted with the Hibernation API: the object may leave memory while they stay open.
- */
+/** A list object's event streams, each a WebSocket to a worker, kept open while it hibernates. */
 export class EventSockets {
   readonly #ctx: DurableObjectState;
   readonly #listOf: () => LiveList | undefined;
@@ -69,13 +66,11 @@ export class EventSockets {
   }
 }
 
-/**
- * One stream's WebSocket, on the object's side: beyond `SEND_WINDOW_BYTES` unacknowledged, the
- * rest waits as views of the encodings the list shares among its streams, held once for all.
- */
+/** One stream's socket: past `SEND_WINDOW_BYTES` unacknowledged, the rest waits, as views. */
 class SocketChannel implements EventChannel {
   readonly #socket: WebSocket;
-  readonly #attachment: Attachment;
+  /** As last written: what it says of `waiting` is undefined until then. */
+  #attachment: Attachment;
   /** The most that may wait, as on Node: the opening and `MAX_BACKLOG_BYTES`. */
   readonly #limit: number;
   /** Until the handler answers: accepts the socket, and gives the worker's end. */
@@ -83,8 +78,6 @@ class SocketChannel implements EventChannel {
   readonly #waiting: Uint8Array[] = [];
   #waitingBytes = 0;
   #unacked = 0;
-  /** Undefined before the attachment says. */
-  #markedWaiting: boolean | undefined;
   /** Set once the stream ends: the socket closes with it when nothing waits. */
   #closeCode: number | undefined;
   #open = true;
@@ -94,7 +87,6 @@ class SocketChannel implements EventChannel {
   constructor(socket: WebSocket, attachment: Attachment, limit: number, accept?: () => WebSocket) {
     this.#socket = socket;
     this.#attachment = attachment;
-    this.#markedWaiting = attachment.waiting;
     this.#limit = limit;
     this.#accept = accept;
   }
@@ -156,9 +148,9 @@ class SocketChannel implements EventChannel {
         return endStream(this.#socket, this.#closeCode);
       }
       // What waits is lost if the object leaves memory: the attachment tells the next one.
-      if (waiting !== this.#markedWaiting) {
-        this.#markedWaiting = waiting;
-        this.#socket.serializeAttachment({ ...this.#attachment, waiting });
+      if (waiting !== this.#attachment.waiting) {
+        this.#attachment = { ...this.#attachment, waiting };
+        this.#socket.serializeAttachment(this.#attachment);
       }
     } catch {
       this.leave();

@@ -78,16 +78,13 @@ const ID_START = 'i'.charCodeAt(0);
 
 /** Follows the SSE messages passed on (LF-ended), keeping only the start of a possible id line. */
 export class PassedMessages {
-  /** The id of the last whole message that had one: where the stream resumes. */
-  lastId: string | undefined;
   #idInMessage: string | undefined;
   #lineStart: Uint8Array = new Uint8Array(0);
   #lineBytes = 0;
   #inMessage = false;
 
-  constructor(lastId: string | undefined) {
-    this.lastId = lastId;
-  }
+  /** `lastId`: the id of the last whole message that had one, where the stream resumes. */
+  constructor(public lastId: string | undefined) {}
 
   /** Whether what was passed ends a message: the stream can go on from `lastId` as it is. */
   get atMessageEnd(): boolean {

@@ -15,13 +15,10 @@ import { EventSockets } from './event-sockets.ts';
 export const LIST_NAME = 'todos';
 
 /**
- * The object of the list with this id (its own 32-byte id in base64url), or undefined: the MAC
- * `idFromString` checks means an id nobody made wakes no object and makes no storage.
+ * The object whose 32-byte id the list id is, in base64url: none for an id nobody made, whose MAC
+ * `idFromString` refuses, so it wakes no object and makes no storage.
  */
-export function objectIdOf(
-  namespace: DurableObjectNamespace,
-  listId: string,
-): DurableObjectId | undefined {
+export function objectIdOf(namespace: DurableObjectNamespace, listId: string) {
   const bytes = bytesOfBase64Url(listId);
   if (bytes?.byteLength !== 32) return undefined;
   const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
@@ -46,10 +43,7 @@ type ListCreated =
   | { readonly refused: { readonly status: number; readonly detail: string } }
   | { readonly unadmitted: true };
 
-/**
- * One list's object: the default list's, or a named list's, whose id is the object's own. It
- * keeps no timer and no request open (`EventSockets`), so it leaves memory when nothing changes.
- */
+/** One list's object: with no timer and no request open, it leaves memory when nothing changes. */
 export class TodoListObject extends DurableObject<Env> {
   protected readonly app: App;
   readonly #sockets: EventSockets;
@@ -129,10 +123,7 @@ export class TodoListObject extends DurableObject<Env> {
   }
 }
 
-/**
- * The lists as the worker sees them: none, each made in an object of its own, with a key in the
- * object named after it, which answers a retry as it answered the first create.
- */
+/** The worker's lists: none held; each made in an object of its own, named after its key if any. */
 export function workerLists({ TODO_LIST }: Env): ListDirectory {
   const madeBy = (created: ListCreated, refusal?: unknown): StoredList => {
     if ('unadmitted' in created) throw refusal ?? new Error('The object made no list.');

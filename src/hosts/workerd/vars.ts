@@ -22,9 +22,8 @@ export function varNameOf(group: string, key: string): string {
 }
 
 /**
- * The configuration in `wrangler.toml`'s `[vars]`, or the `ConfigError` that lists all that is
- * wrong, by the rules the Node host applies to its YAML. A number may come as a string of
- * digits: the dashboard and `--var` only set strings.
+ * The configuration in `[vars]`, or the `ConfigError` that lists all that is wrong, by the Node
+ * host's rules. A number may come as digits: the dashboard and `--var` set only strings.
  */
 export function configFromVars(vars: Readonly<Record<string, unknown>>) {
   const problems: string[] = [];

@@ -5,7 +5,7 @@ import { firstBytes, readRest } from '../../http/body.ts';
 import { HttpProblem, serverFailure } from '../../http/problem.ts';
 import { requestIdOf } from '../../http/request.ts';
 import { isApiPath, Responses } from '../../http/responses.ts';
-import { pathOf } from '../../http/router.ts';
+import { pathOf, type Handler } from '../../http/router.ts';
 import { bindingLimiter, OpenStreamsPerClient } from '../../http/client-limits.ts';
 import { ViewIds } from '../../lists/list-id.ts';
 import { LISTS_PATH } from '../../model/resources.ts';
@@ -34,11 +34,7 @@ function workersAssets(assets: Fetcher): AssetSource {
 }
 
 /** The object of the list a path names, if the runtime knows its id, and whether it streams. */
-async function listObjectOf(
-  path: string,
-  { TODO_LIST }: Env,
-  viewIds: ViewIds,
-): Promise<{ object: () => DurableObjectStub; stream: boolean } | undefined> {
+async function listObjectOf(path: string, { TODO_LIST }: Env, viewIds: ViewIds) {
   // A list's stream, with any trailing slashes, as the router matches it.
   const stream = /^\/api\/(lists\/[^/]+\/)?sse\/*$/.test(path);
   if (/^\/api\/(todos|sse)(\/|$)/.test(path)) {
@@ -60,11 +56,7 @@ const READ_REST_LIMIT_BYTES = 100 * 1024 * 1024;
  * (a body piped on to an object broke), and reads the rest before the answer ends: workerd resets
  * a connection whose body still arrives then (docs/hosts.md). A body that breaks is answered 400.
  */
-export async function answerAfterBody(
-  request: Request,
-  answer: (request: Request) => Promise<Response>,
-  maxBodyBytes: number,
-): Promise<Response> {
+async function answerAfterBody(request: Request, answer: Handler, maxBodyBytes: number) {
   if (request.body === null) return answer(request);
   const source = request.body.getReader();
   const tooLong = Number(request.headers.get('content-length')) > maxBodyBytes;
