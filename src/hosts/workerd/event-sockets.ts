@@ -17,21 +17,19 @@ interface Attachment {
 
 /** A list object's event streams, each a WebSocket to a worker, kept open while it hibernates. */
 export class EventSockets {
-  readonly #ctx: DurableObjectState;
-  readonly #listOf: () => LiveList | undefined;
   /** Weak: a channel is forgotten with its socket. */
   readonly #channels = new WeakMap<WebSocket, SocketChannel>();
 
-  constructor(ctx: DurableObjectState, listOf: () => LiveList | undefined) {
-    this.#ctx = ctx;
-    this.#listOf = listOf;
-  }
+  constructor(
+    private readonly ctx: DurableObjectState,
+    private readonly listOf: () => LiveList | undefined,
+  ) {}
 
   readonly open = (queueBytes: number, viewOnly = false): EventChannel => {
     const { 0: peer, 1: socket } = new WebSocketPair();
-    const attachment: Attachment = { run: this.#listOf()!.store.run, viewOnly };
+    const attachment: Attachment = { run: this.listOf()!.store.run, viewOnly };
     const channel = new SocketChannel(socket, attachment, queueBytes, () => {
-      this.#ctx.acceptWebSocket(socket);
+      this.ctx.acceptWebSocket(socket);
       return peer;
     });
     this.#channels.set(socket, channel);
@@ -43,8 +41,8 @@ export class EventSockets {
    * opened on another run of the list, or that had bytes waiting, ends: its client reconnects.
    */
   async adoptAll(): Promise<void> {
-    const sockets = this.#ctx.getWebSockets();
-    const list = sockets.length > 0 ? this.#listOf() : undefined;
+    const sockets = this.ctx.getWebSockets();
+    const list = sockets.length > 0 ? this.listOf() : undefined;
     await list?.viewId();
     for (const socket of sockets) {
       const attachment = socket.deserializeAttachment() as Attachment;
@@ -68,13 +66,6 @@ export class EventSockets {
 
 /** One stream's socket: past `SEND_WINDOW_BYTES` unacknowledged, the rest waits, as views. */
 class SocketChannel implements EventChannel {
-  readonly #socket: WebSocket;
-  /** As last written: what it says of `waiting` is undefined until then. */
-  #attachment: Attachment;
-  /** The most that may wait, as on Node: the opening and `MAX_BACKLOG_BYTES`. */
-  readonly #limit: number;
-  /** Until the handler answers: accepts the socket, and gives the worker's end. */
-  #accept: (() => WebSocket) | undefined;
   readonly #waiting: Uint8Array[] = [];
   #waitingBytes = 0;
   #unacked = 0;
@@ -84,18 +75,21 @@ class SocketChannel implements EventChannel {
   #gone = () => {};
 
   /** Without `accept`, `socket` is one an earlier instance of the object accepted. */
-  constructor(socket: WebSocket, attachment: Attachment, limit: number, accept?: () => WebSocket) {
-    this.#socket = socket;
-    this.#attachment = attachment;
-    this.#limit = limit;
-    this.#accept = accept;
-  }
+  constructor(
+    private readonly socket: WebSocket,
+    /** As last written: what it says of `waiting` is undefined until then. */
+    private attachment: Attachment,
+    /** The most that may wait, as on Node: the opening and `MAX_BACKLOG_BYTES`. */
+    private readonly limit: number,
+    /** Until the handler answers: accepts the socket, and gives the worker's end. */
+    private accept?: () => WebSocket,
+  ) {}
 
   write(bytes: Uint8Array): boolean {
     if (this.#closeCode !== undefined) return false;
     for (const message of messagesOf(bytes)) this.#waiting.push(message);
     this.#waitingBytes += bytes.byteLength;
-    if (this.#waitingBytes > this.#limit) return false;
+    if (this.#waitingBytes > this.limit) return false;
     this.#send();
     return this.#open;
   }
@@ -127,30 +121,30 @@ class SocketChannel implements EventChannel {
 
   // The handler answers with the stream in the step that opens it: nothing ends it before.
   respond(init: ResponseInit): Response {
-    const peer = this.#accept!();
-    this.#accept = undefined;
+    const peer = this.accept!();
+    this.accept = undefined;
     this.#send();
     return new Response(null, { status: 101, webSocket: peer, headers: init.headers });
   }
 
   #send(): void {
-    if (this.#accept !== undefined || !this.#open) return;
+    if (this.accept !== undefined || !this.#open) return;
     try {
       while (this.#unacked + (this.#waiting[0]?.byteLength ?? Infinity) <= SEND_WINDOW_BYTES) {
         const message = this.#waiting.shift()!;
-        this.#socket.send(message);
+        this.socket.send(message);
         this.#waitingBytes -= message.byteLength;
         this.#unacked += message.byteLength;
       }
       const waiting = this.#waiting.length > 0;
       if (this.#closeCode !== undefined && !waiting) {
         this.#open = false;
-        return endStream(this.#socket, this.#closeCode);
+        return endStream(this.socket, this.#closeCode);
       }
       // What waits is lost if the object leaves memory: the attachment tells the next one.
-      if (waiting !== this.#attachment.waiting) {
-        this.#attachment = { ...this.#attachment, waiting };
-        this.#socket.serializeAttachment(this.#attachment);
+      if (waiting !== this.attachment.waiting) {
+        this.attachment = { ...this.attachment, waiting };
+        this.socket.serializeAttachment(this.attachment);
       }
     } catch {
       this.leave();

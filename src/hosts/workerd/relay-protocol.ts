@@ -61,8 +61,7 @@ function endOfMessage(bytes: Uint8Array, start: number): number {
 
 /** Whether an opening without its `retry` is a snapshot: the object could not go on by id. */
 export function startsWithSnapshot(bytes: Uint8Array): boolean {
-  const head = decoder.decode(bytes.subarray(0, 200));
-  return /^(?:id: [^\n]*\n)?event: snapshot\n/.test(head);
+  return /^(?:id: [^\n]*\n)?event: snapshot\n/.test(decoder.decode(bytes.subarray(0, 200)));
 }
 
 /** `bytes` without an opening's `retry` message, which the client was sent already. */

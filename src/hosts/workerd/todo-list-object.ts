@@ -59,22 +59,21 @@ export class TodoListObject extends DurableObject<Env> {
     this.#sockets = new EventSockets(ctx, () =>
       listId === undefined ? this.app.lists.defaultList : this.app.lists.named.get(listId),
     );
-    const lists = singleList({
-      listId,
-      keepDefault: config.storage === 'sqlite',
-      // The output gate holds answers back until the writes are durable: none outruns its commit.
-      sql: {
-        all: <Row extends object>(sql: string, ...params: (string | number | null)[]) =>
-          ctx.storage.sql.exec(sql, ...params).toArray() as Row[],
-        run: (sql, ...params) => void ctx.storage.sql.exec(sql, ...params),
-        transaction: (work) => ctx.storage.transactionSync(work),
-      },
-      deleteAll: () => ctx.storage.deleteAll(),
-    });
     this.app = createApp({
       listRoutesOnly: true,
       config: config.app,
-      lists,
+      lists: singleList({
+        listId,
+        keepDefault: config.storage === 'sqlite',
+        // The output gate holds answers back until the writes are durable: none outruns its commit.
+        sql: {
+          all: <Row extends object>(sql: string, ...params: (string | number | null)[]) =>
+            ctx.storage.sql.exec(sql, ...params).toArray() as Row[],
+          run: (sql, ...params) => void ctx.storage.sql.exec(sql, ...params),
+          transaction: (work) => ctx.storage.transactionSync(work),
+        },
+        deleteAll: () => ctx.storage.deleteAll(),
+      }),
       viewIds: new ViewIds(config.viewSecret),
       host: { openEventChannel: this.#sockets.open, writesHeartbeats: false, reportError },
     });
@@ -88,11 +87,9 @@ export class TodoListObject extends DurableObject<Env> {
    */
   async create(title: string, key?: string, admit?: () => Promise<boolean>): Promise<ListCreated> {
     const unadmitted = new Error('The worker did not admit the list.');
-    const admitted =
-      admit &&
-      (async () => {
-        if (!(await admit())) throw unadmitted;
-      });
+    const admitted = async () => {
+      if (admit && !(await admit())) throw unadmitted;
+    };
     try {
       return { made: await this.app.lists.create(title, key, admitted) };
     } catch (error) {

@@ -125,11 +125,10 @@ function started(env: Env) {
     );
     return config;
   }
-  const lists = () => workerLists(env);
   const listCreations = bindingLimiter(env.LIST_CREATIONS!, config.app.limits.listsPerMinute);
   const viewIds = new ViewIds(config.viewSecret);
   const host = { assets: workersAssets(env.ASSETS), clientAddressOf, listCreations, reportError };
-  const app = createApp({ config: config.app, lists, viewIds, host });
+  const app = createApp({ config: config.app, lists: () => workerLists(env), viewIds, host });
   // This isolate's streams: a client reaching several isolates may hold more.
   const streams = new OpenStreamsPerClient(config.app.sse.maxClientsPerAddress);
   return { config, viewIds, handler: app.fetch, streams };
