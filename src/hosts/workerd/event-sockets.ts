@@ -8,52 +8,41 @@ import {
   STREAM_ENDED,
 } from './relay-protocol.ts';
 
-/** A new socket, until the handler answers with it: the worker's end, and how to accept ours. */
-type Unanswered = { readonly peer: WebSocket; readonly accept: () => void };
-
-/** What a stream's socket keeps while the object hibernates. */
+/** What a stream's socket keeps while the object hibernates: `waiting`, bytes that left with it. */
 interface Attachment {
-  /** The run of the list the stream was opened on. */
   readonly run: string;
-  /** Whether it was opened through the list's view id. */
   readonly viewOnly: boolean;
-  /** Whether bytes waited to be sent, which left memory with the object that held them. */
   readonly waiting?: boolean;
 }
 
-/**
- * A list object's event streams, each a WebSocket to the worker that carries it to its client,
- * accepted with the Hibernation API: the object may leave memory while they stay open, and the
- * runtime wakes it for a change, a closed socket, or a worker's word that its client read more.
- */
+/** A list object's event streams, each a WebSocket to a worker, kept open while it hibernates. */
 export class EventSockets {
-  readonly #ctx: DurableObjectState;
-  readonly #listOf: () => LiveList | undefined;
   /** Weak: a channel is forgotten with its socket. */
   readonly #channels = new WeakMap<WebSocket, SocketChannel>();
 
-  constructor(ctx: DurableObjectState, listOf: () => LiveList | undefined) {
-    this.#ctx = ctx;
-    this.#listOf = listOf;
-  }
+  constructor(
+    private readonly ctx: DurableObjectState,
+    private readonly listOf: () => LiveList | undefined,
+  ) {}
 
   readonly open = (queueBytes: number, viewOnly = false): EventChannel => {
     const { 0: peer, 1: socket } = new WebSocketPair();
-    const accept = () => this.#ctx.acceptWebSocket(socket);
-    const attachment: Attachment = { run: this.#listOf()!.store.run, viewOnly };
-    const channel = new SocketChannel(socket, attachment, queueBytes, { peer, accept });
+    const attachment: Attachment = { run: this.listOf()!.store.run, viewOnly };
+    const channel = new SocketChannel(socket, attachment, queueBytes, () => {
+      this.ctx.acceptWebSocket(socket);
+      return peer;
+    });
     this.#channels.set(socket, channel);
     return channel;
   };
 
   /**
-   * Hands the list the streams held before the object hibernated, once it has its view id. One
-   * opened on another run of the list (a list kept in memory starts again with its object), or
-   * one that had bytes waiting, ends: its client reconnects.
+   * Hands the list the streams held before the object hibernated, once it has its view id; one
+   * opened on another run of the list, or that had bytes waiting, ends: its client reconnects.
    */
   async adoptAll(): Promise<void> {
-    const sockets = this.#ctx.getWebSockets();
-    const list = sockets.length > 0 ? this.#listOf() : undefined;
+    const sockets = this.ctx.getWebSockets();
+    const list = sockets.length > 0 ? this.listOf() : undefined;
     await list?.viewId();
     for (const socket of sockets) {
       const attachment = socket.deserializeAttachment() as Attachment;
@@ -65,67 +54,52 @@ export class EventSockets {
     }
   }
 
-  /** The worker's message on `socket`: how many more bytes its client took. */
+  /** The worker's message: how many more bytes its client took. */
   received(socket: WebSocket, message: string | ArrayBuffer): void {
     this.#channels.get(socket)?.taken(Number(message) || 0);
   }
 
-  /** The worker closed the socket, or it failed: its client is gone. */
   closed(socket: WebSocket): void {
     this.#channels.get(socket)?.leave();
   }
 }
 
-/**
- * One stream's WebSocket, on the object's side. It sends no more than `SEND_WINDOW_BYTES` that
- * are unacknowledged; the rest waits as views of the bytes it was given, the encodings the list
- * shares among its streams, so a large snapshot is held once, not once per stream.
- */
+/** One stream's socket: past `SEND_WINDOW_BYTES` unacknowledged, the rest waits, as views. */
 class SocketChannel implements EventChannel {
-  readonly #socket: WebSocket;
-  readonly #attachment: Attachment;
-  /** The most that may wait, as on Node: the opening and `MAX_BACKLOG_BYTES`. */
-  readonly #limit: number;
-  #unanswered: Unanswered | undefined;
   readonly #waiting: Uint8Array[] = [];
   #waitingBytes = 0;
-  /** Sent, and not yet acknowledged as taken by the client. */
   #unacked = 0;
-  /** What the attachment says of `waiting`; undefined before it is written. */
-  #markedWaiting: boolean | undefined;
   /** Set once the stream ends: the socket closes with it when nothing waits. */
   #closeCode: number | undefined;
   #open = true;
   #gone = () => {};
 
-  /** Without `unanswered`, `socket` is one an earlier instance of the object accepted. */
-  constructor(socket: WebSocket, attachment: Attachment, limit: number, unanswered?: Unanswered) {
-    this.#socket = socket;
-    this.#attachment = attachment;
-    this.#markedWaiting = attachment.waiting;
-    this.#limit = limit;
-    this.#unanswered = unanswered;
-  }
+  /** Without `accept`, `socket` is one an earlier instance of the object accepted. */
+  constructor(
+    private readonly socket: WebSocket,
+    /** As last written: what it says of `waiting` is undefined until then. */
+    private attachment: Attachment,
+    /** The most that may wait, as on Node: the opening and `MAX_BACKLOG_BYTES`. */
+    private readonly limit: number,
+    /** Until the handler answers: accepts the socket, and gives the worker's end. */
+    private accept?: () => WebSocket,
+  ) {}
 
   write(bytes: Uint8Array): boolean {
     if (this.#closeCode !== undefined) return false;
     for (const message of messagesOf(bytes)) this.#waiting.push(message);
     this.#waitingBytes += bytes.byteLength;
-    if (this.#waitingBytes > this.#limit) return false;
+    if (this.#waitingBytes > this.limit) return false;
     this.#send();
     return this.#open;
   }
 
-  /** The worker passed `byteCount` more bytes on to the client. */
   taken(byteCount: number): void {
     this.#unacked = Math.max(0, this.#unacked - byteCount);
     this.#send();
   }
 
-  /**
-   * Ends the stream after what waits, or, `now` (the client fell behind), at once, with the
-   * code that has the worker drop its client, which resumes by id.
-   */
+  /** `now`: at once, with the code that has the worker drop its client, which resumes by id. */
   end(now: boolean): void {
     this.#closeCode ??= now ? STREAM_BEHIND : STREAM_ENDED;
     if (now) {
@@ -147,31 +121,30 @@ class SocketChannel implements EventChannel {
 
   // The handler answers with the stream in the step that opens it: nothing ends it before.
   respond(init: ResponseInit): Response {
-    const { peer, accept } = this.#unanswered!;
-    accept();
-    this.#unanswered = undefined;
+    const peer = this.accept!();
+    this.accept = undefined;
     this.#send();
     return new Response(null, { status: 101, webSocket: peer, headers: init.headers });
   }
 
   #send(): void {
-    if (this.#unanswered !== undefined || !this.#open) return;
+    if (this.accept !== undefined || !this.#open) return;
     try {
       while (this.#unacked + (this.#waiting[0]?.byteLength ?? Infinity) <= SEND_WINDOW_BYTES) {
         const message = this.#waiting.shift()!;
-        this.#socket.send(message);
+        this.socket.send(message);
         this.#waitingBytes -= message.byteLength;
         this.#unacked += message.byteLength;
       }
       const waiting = this.#waiting.length > 0;
       if (this.#closeCode !== undefined && !waiting) {
         this.#open = false;
-        return endStream(this.#socket, this.#closeCode);
+        return endStream(this.socket, this.#closeCode);
       }
       // What waits is lost if the object leaves memory: the attachment tells the next one.
-      if (waiting !== this.#markedWaiting) {
-        this.#markedWaiting = waiting;
-        this.#socket.serializeAttachment({ ...this.#attachment, waiting });
+      if (waiting !== this.attachment.waiting) {
+        this.attachment = { ...this.attachment, waiting };
+        this.socket.serializeAttachment(this.attachment);
       }
     } catch {
       this.leave();

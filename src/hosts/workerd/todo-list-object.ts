@@ -1,12 +1,10 @@
 import { DurableObject } from 'cloudflare:workers';
 import { createApp, type App } from '../../app.ts';
 import { ConfigError } from '../../config.ts';
-import { firstBytes, readRest } from '../../http/body.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { requestIdOf } from '../../http/request.ts';
-import { Responses } from '../../http/responses.ts';
+import { IDEMPOTENCY_KEY } from '../../http/request.ts';
 import { base64UrlOf, bytesOfBase64Url, ViewIds } from '../../lists/list-id.ts';
-import type { LiveList } from '../../lists/live-list.ts';
+import type { ListDirectory } from '../../lists/live-list.ts';
 import { singleList } from '../../lists/single-list.ts';
 import type { StoredList } from '../../store/changes.ts';
 import { configFromVars } from './vars.ts';
@@ -17,13 +15,10 @@ import { EventSockets } from './event-sockets.ts';
 export const LIST_NAME = 'todos';
 
 /**
- * The object of the list with this id (its own 32-byte id in base64url), or undefined: the MAC
- * `idFromString` checks means an id nobody made wakes no object and makes no storage.
+ * The object whose 32-byte id the list id is, in base64url: none for an id nobody made, whose MAC
+ * `idFromString` refuses, so it wakes no object and makes no storage.
  */
-export function objectIdOf(
-  namespace: DurableObjectNamespace,
-  listId: string,
-): DurableObjectId | undefined {
+export function objectIdOf(namespace: DurableObjectNamespace, listId: string) {
   const bytes = bytesOfBase64Url(listId);
   if (bytes?.byteLength !== 32) return undefined;
   const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
@@ -34,31 +29,23 @@ export function objectIdOf(
   }
 }
 
-/** The bindings `wrangler.toml` gives the worker and the objects. */
+/** The bindings `wrangler.toml` gives the worker and the objects, and its `[vars]`. */
 export interface Env {
   readonly TODO_LIST: DurableObjectNamespace<TodoListObject>;
-  /** `public/`, uploaded as Workers static assets. */
   readonly ASSETS: Fetcher;
-  /** `[[ratelimits]]`: counts each client's list creations (docs/configuration.md). */
   readonly LIST_CREATIONS?: RateLimit;
-  /** The `[vars]`, read by `configFromVars`. */
   readonly [variable: string]: unknown;
 }
 
 /** What making a list by RPC gave: the list as made, the problem to answer with, or neither. */
-export type ListCreated =
+type ListCreated =
   | { readonly made: StoredList }
   | { readonly refused: { readonly status: number; readonly detail: string } }
   | { readonly unadmitted: true };
 
-/**
- * One list's object: the default list's, or a named list's, whose id is the object's own. Its
- * event streams are hibernatable WebSockets to the workers that carry them (`EventSockets`): it
- * keeps no timer and no request open, so it leaves memory when nothing changes.
- */
+/** One list's object: with no timer and no request open, it leaves memory when nothing changes. */
 export class TodoListObject extends DurableObject<Env> {
   protected readonly app: App;
-  readonly #listId: string | undefined;
   readonly #sockets: EventSockets;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -68,24 +55,25 @@ export class TodoListObject extends DurableObject<Env> {
     if (config instanceof ConfigError) throw config;
     const isDefault = ctx.id.equals(env.TODO_LIST.idFromName(LIST_NAME));
     const idBytes = Uint8Array.from(ctx.id.toString().match(/../g)!, (hex) => parseInt(hex, 16));
-    this.#listId = isDefault ? undefined : base64UrlOf(idBytes);
-    this.#sockets = new EventSockets(ctx, () => this.#list());
-    const lists = singleList({
-      listId: this.#listId,
-      keepDefault: config.storage === 'sqlite',
-      // The output gate holds answers back until the writes are durable: none outruns its commit.
-      sql: {
-        all: <Row extends object>(sql: string, ...params: (string | number | null)[]) =>
-          ctx.storage.sql.exec(sql, ...params).toArray() as Row[],
-        run: (sql, ...params) => void ctx.storage.sql.exec(sql, ...params),
-        transaction: (work) => ctx.storage.transactionSync(work),
-      },
-      deleteAll: () => ctx.storage.deleteAll(),
-    });
+    const listId = isDefault ? undefined : base64UrlOf(idBytes);
+    this.#sockets = new EventSockets(ctx, () =>
+      listId === undefined ? this.app.lists.defaultList : this.app.lists.named.get(listId),
+    );
     this.app = createApp({
       listRoutesOnly: true,
       config: config.app,
-      lists,
+      lists: singleList({
+        listId,
+        keepDefault: config.storage === 'sqlite',
+        // The output gate holds answers back until the writes are durable: none outruns its commit.
+        sql: {
+          all: <Row extends object>(sql: string, ...params: (string | number | null)[]) =>
+            ctx.storage.sql.exec(sql, ...params).toArray() as Row[],
+          run: (sql, ...params) => void ctx.storage.sql.exec(sql, ...params),
+          transaction: (work) => ctx.storage.transactionSync(work),
+        },
+        deleteAll: () => ctx.storage.deleteAll(),
+      }),
       viewIds: new ViewIds(config.viewSecret),
       host: { openEventChannel: this.#sockets.open, writesHeartbeats: false, reportError },
     });
@@ -94,17 +82,14 @@ export class TodoListObject extends DurableObject<Env> {
   }
 
   /**
-   * Makes this object's list (the worker's `POST /api/lists`), a refusal as a value: an error
-   * thrown across RPC loses its class. `admit`, the worker's, counts the create just before the
-   * list is made and says whether it may be; a retry meanwhile is 409.
+   * Makes this object's list, a refusal as a value: an error thrown across RPC loses its class.
+   * `admit`, the worker's, says just before whether it may be made; a retry meanwhile is 409.
    */
   async create(title: string, key?: string, admit?: () => Promise<boolean>): Promise<ListCreated> {
     const unadmitted = new Error('The worker did not admit the list.');
-    const admitted =
-      admit &&
-      (async () => {
-        if (!(await admit())) throw unadmitted;
-      });
+    const admitted = async () => {
+      if (admit && !(await admit())) throw unadmitted;
+    };
     try {
       return { made: await this.app.lists.create(title, key, admitted) };
     } catch (error) {
@@ -133,48 +118,37 @@ export class TodoListObject extends DurableObject<Env> {
   override webSocketError(socket: WebSocket): void {
     this.#sockets.closed(socket);
   }
-
-  #list(): LiveList | undefined {
-    const { lists } = this.app;
-    return this.#listId === undefined ? lists.defaultList : lists.named.get(this.#listId);
-  }
 }
 
-/** How much of a refused body is still read: the most Cloudflare passes a worker (Free, Pro). */
-const READ_REST_LIMIT_BYTES = 100 * 1024 * 1024;
-
-/**
- * Answers `request` with `answer`, given the body's first `maxBodyBytes + 1` bytes (all a handler
- * needs to refuse it) as one buffer: a body piped on to an object reached it as whole when its
- * client went away. A body that breaks first is answered 400. workerd resets a connection whose
- * body still arrives when the answer ends, so the rest is read before the end: up to
- * `maxBodyBytes` before the answer goes out, a longer rest as it goes out, so that a body over
- * the limit is refused at once.
- */
-export async function answerAfterBody(
-  request: Request,
-  answer: (request: Request) => Promise<Response>,
-  maxBodyBytes: number,
-): Promise<Response> {
-  if (request.body === null) return answer(request);
-  const source = request.body.getReader();
-  const tooLong = Number(request.headers.get('content-length')) > maxBodyBytes;
-  const most = maxBodyBytes + 1;
-  let response: Response;
-  try {
-    // A body declared too long is not waited for: the handler refuses it by its size unread.
-    const body = tooLong ? new Uint8Array(most) : await firstBytes(source, most);
-    response = await answer(new Request(request, { body }));
-  } catch (error) {
-    if (!(error instanceof HttpProblem)) throw error;
-    response = new Responses(Response, requestIdOf(request)).problem(error, true);
-  }
-  if ((!tooLong && (await readRest(source, maxBodyBytes))) || !response.body) return response;
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-  const sent = response.body.pipeTo(writable, { preventClose: true }).catch(() => {});
-  void sent.then(async () => {
-    if (!(await readRest(source, READ_REST_LIMIT_BYTES))) await source.cancel().catch(() => {});
-    await writable.close().catch(() => {});
-  });
-  return new Response(readable, response);
+/** The worker's lists: none held; each made in an object of its own, named after its key if any. */
+export function workerLists({ TODO_LIST }: Env): ListDirectory {
+  const madeBy = (created: ListCreated, refusal?: unknown): StoredList => {
+    if ('unadmitted' in created) throw refusal ?? new Error('The object made no list.');
+    if ('refused' in created) throw new HttpProblem(created.refused.status, created.refused.detail);
+    return created.made;
+  };
+  return {
+    defaultList: undefined,
+    named: new Map(),
+    create: async (title, key, admit = async () => {}) => {
+      if (key === undefined) {
+        await admit();
+        return madeBy(await TODO_LIST.get(TODO_LIST.newUniqueId()).create(title));
+      }
+      // The object calls back to count the create only when it is about to make the list, and
+      // holds the key meanwhile. A refusal stays here, with its headers.
+      let refusal: unknown;
+      const keepRefusal = (error: unknown) => {
+        refusal = error;
+        return false;
+      };
+      const admitted = () => admit().then(() => true, keepRefusal);
+      // Never the default list's object: the name has a space.
+      const object = TODO_LIST.get(TODO_LIST.idFromName(`${IDEMPOTENCY_KEY} ${key}`));
+      const created = await object.create(title, key, admitted);
+      return madeBy(created, refusal);
+    },
+    delete: () => Promise.reject(new Error('The worker holds no list to delete.')),
+    inMemory: () => [],
+  };
 }

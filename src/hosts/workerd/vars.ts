@@ -2,23 +2,16 @@ import {
   APP_CONFIG_RULES,
   ConfigError,
   DEFAULT_APP_CONFIG,
+  oneOf,
   type AppConfig,
   type Rule,
 } from '../../config.ts';
 
-const STORAGE_KINDS = ['memory', 'sqlite'] as const;
+/** `STORAGE`: where the default list is kept (docs/storage.md). */
+const STORAGE = oneOf(['memory', 'sqlite']);
 
 /** What the worker and its objects read from `[vars]`. */
-export interface WorkerConfig {
-  readonly app: AppConfig;
-  /**
-   * `STORAGE`: where the default list is kept. `sqlite`, the default, outlives the object
-   * leaving memory; `memory` loses the list whenever the object hibernates or is evicted.
-   */
-  readonly storage: (typeof STORAGE_KINDS)[number];
-  /** `VIEW_KEY`, a secret: what the lists' view ids are derived under. */
-  readonly viewSecret: string;
-}
+export type WorkerConfig = Exclude<ReturnType<typeof configFromVars>, ConfigError>;
 
 /** The fewest characters of `VIEW_KEY`: 32 random ones hold well over 128 bits. */
 const VIEW_KEY_LENGTH = 32;
@@ -29,33 +22,31 @@ export function varNameOf(group: string, key: string): string {
 }
 
 /**
- * The configuration in `wrangler.toml`'s `[vars]`, or the `ConfigError` that lists all that is
- * wrong, by the rules the Node host applies to its YAML. A number may come as a string of
- * digits: the dashboard and `--var` only set strings.
+ * The configuration in `[vars]`, or the `ConfigError` that lists all that is wrong, by the Node
+ * host's rules. A number may come as digits: the dashboard and `--var` set only strings.
  */
-export function configFromVars(
-  vars: Readonly<Record<string, unknown>>,
-): WorkerConfig | ConfigError {
+export function configFromVars(vars: Readonly<Record<string, unknown>>) {
   const problems: string[] = [];
-  const config: Record<string, Record<string, unknown>> = {};
+  /** The variable `name` as `rule` takes it, or `fallback` where it is not set or is refused. */
+  const read = (name: string, rule: Rule, fallback: unknown): unknown => {
+    if (!Object.hasOwn(vars, name)) return fallback;
+    const given = vars[name];
+    const value = typeof given === 'string' && /^-?\d+$/.test(given.trim()) ? Number(given) : given;
+    if (rule.accepts(value)) return value;
+    // As the author of `[vars]` wrote it: a string quoted, a number as it is.
+    const shown = JSON.stringify(given) ?? String(given);
+    problems.push(`[vars] ${name} must be ${rule.expected}; it is ${shown}.`);
+    return fallback;
+  };
+  const app: Record<string, Record<string, unknown>> = {};
   for (const [group, rules] of Object.entries(APP_CONFIG_RULES)) {
-    config[group] = { ...DEFAULT_APP_CONFIG[group as keyof AppConfig] };
+    const defaults = DEFAULT_APP_CONFIG[group as keyof AppConfig] as Record<string, unknown>;
+    app[group] = {};
     for (const [key, rule] of Object.entries(rules as Record<string, Rule>)) {
-      const name = varNameOf(group, key);
-      if (!Object.hasOwn(vars, name)) continue;
-      const given = vars[name];
-      const value =
-        typeof given === 'string' && /^-?\d+$/.test(given.trim()) ? Number(given) : given;
-      if (rule.accepts(value)) config[group]![key] = value;
-      else problems.push(`[vars] ${name} must be ${rule.expected}; it is ${shown(given)}.`);
+      app[group][key] = read(varNameOf(group, key), rule, defaults[key]);
     }
   }
-  const storage = vars.STORAGE ?? 'sqlite';
-  if (!STORAGE_KINDS.includes(storage as WorkerConfig['storage'])) {
-    problems.push(
-      `[vars] STORAGE must be one of ${STORAGE_KINDS.join(', ')}; it is ${shown(vars.STORAGE)}.`,
-    );
-  }
+  const storage = read('STORAGE', STORAGE, 'sqlite') as 'memory' | 'sqlite';
   const viewSecret = vars.VIEW_KEY;
   // The secret itself is never shown: error pages and logs are read by others.
   if (typeof viewSecret !== 'string' || viewSecret.length < VIEW_KEY_LENGTH) {
@@ -67,14 +58,5 @@ export function configFromVars(
     );
   }
   if (problems.length > 0) return new ConfigError(problems);
-  return {
-    app: config as unknown as AppConfig,
-    storage: storage as WorkerConfig['storage'],
-    viewSecret: viewSecret as string,
-  };
-}
-
-/** A value as the author of `[vars]` wrote it: a string quoted, a number as it is. */
-function shown(value: unknown): string {
-  return JSON.stringify(value) ?? String(value);
+  return { app: app as unknown as AppConfig, storage, viewSecret: viewSecret as string };
 }

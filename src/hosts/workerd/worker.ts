@@ -1,72 +1,22 @@
 import type { AssetSource } from '../../api/static-files.ts';
 import { createApp } from '../../app.ts';
 import { ConfigError } from '../../config.ts';
+import { firstBytes, readRest } from '../../http/body.ts';
 import { HttpProblem, serverFailure } from '../../http/problem.ts';
-import { IDEMPOTENCY_KEY, requestIdOf } from '../../http/request.ts';
+import { requestIdOf } from '../../http/request.ts';
 import { isApiPath, Responses } from '../../http/responses.ts';
 import { pathOf, type Handler } from '../../http/router.ts';
 import { bindingLimiter, OpenStreamsPerClient } from '../../http/client-limits.ts';
 import { ViewIds } from '../../lists/list-id.ts';
-import type { ListDirectory } from '../../lists/live-list.ts';
-import type { StoredList } from '../../store/changes.ts';
 import { LISTS_PATH } from '../../model/resources.ts';
-import { configFromVars, type WorkerConfig } from './vars.ts';
+import { configFromVars } from './vars.ts';
 import { relayEvents } from './event-relay.ts';
 import { reportError } from './error-log.ts';
-import {
-  answerAfterBody,
-  LIST_NAME,
-  objectIdOf,
-  type Env,
-  type ListCreated,
-} from './todo-list-object.ts';
+import { LIST_NAME, objectIdOf, workerLists, type Env } from './todo-list-object.ts';
 
 export { TodoListObject } from './todo-list-object.ts';
 
-/** The name of the object a list made with the key `key` lives in; never the default list's. */
-const keyedName = (key: string) => `${IDEMPOTENCY_KEY} ${key}`;
-
-/**
- * The lists as the worker sees them: it holds none, and makes each new one in an object of its
- * own. A list made with an `Idempotency-Key` is made in the object named after the key, which
- * answers a retry as it answered the first create: there is no directory of keys to consult.
- */
-function workerLists({ TODO_LIST }: Env): ListDirectory {
-  /** `refusal`: why the worker did not admit the list, when the object says it did not. */
-  const madeBy = (created: ListCreated, refusal?: unknown): StoredList => {
-    if ('unadmitted' in created) throw refusal ?? new Error('The object made no list.');
-    if ('refused' in created) throw new HttpProblem(created.refused.status, created.refused.detail);
-    return created.made;
-  };
-  return {
-    defaultList: undefined,
-    named: new Map(),
-    create: async (title, key, admit = async () => {}) => {
-      if (key === undefined) {
-        await admit();
-        return madeBy(await TODO_LIST.get(TODO_LIST.newUniqueId()).create(title));
-      }
-      // The object calls back to count the create only when it is about to make the list, and
-      // holds the key meanwhile. A refusal stays here, with its headers.
-      let refusal: unknown;
-      const keepRefusal = (error: unknown) => {
-        refusal = error;
-        return false;
-      };
-      const admitted = () => admit().then(() => true, keepRefusal);
-      const object = TODO_LIST.get(TODO_LIST.idFromName(keyedName(key)));
-      const created = await object.create(title, key, admitted);
-      return madeBy(created, refusal);
-    },
-    delete: () => Promise.reject(new Error('The worker holds no list to delete.')),
-    inMemory: () => [],
-  };
-}
-
-/**
- * `public/` as Workers static assets, served as the handler decides, as on Node:
- * `html_handling = "none"` makes the binding answer each file at its own path, no redirects.
- */
+/** `public/` as Workers static assets: `html_handling = "none"` keeps each file at its path. */
 function workersAssets(assets: Fetcher): AssetSource {
   return {
     async read(path) {
@@ -83,15 +33,8 @@ function workersAssets(assets: Fetcher): AssetSource {
   };
 }
 
-/**
- * The object of the list a path names, and whether the path is its event stream. An id the
- * runtime does not recognise names none: the worker's handler answers as for a list gone.
- */
-async function listObjectOf(
-  path: string,
-  { TODO_LIST }: Env,
-  viewIds: ViewIds,
-): Promise<{ object: () => DurableObjectStub; stream: boolean } | undefined> {
+/** The object of the list a path names, if the runtime knows its id, and whether it streams. */
+async function listObjectOf(path: string, { TODO_LIST }: Env, viewIds: ViewIds) {
   // A list's stream, with any trailing slashes, as the router matches it.
   const stream = /^\/api\/(lists\/[^/]+\/)?sse\/*$/.test(path);
   if (/^\/api\/(todos|sse)(\/|$)/.test(path)) {
@@ -105,19 +48,43 @@ async function listObjectOf(
   return objectId && { object: () => TODO_LIST.get(objectId), stream };
 }
 
+/** How much of a refused body is still read: the most Cloudflare passes a worker (Free, Pro). */
+const READ_REST_LIMIT_BYTES = 100 * 1024 * 1024;
+
+/**
+ * Answers `request` with `answer`, given the body's first `maxBodyBytes + 1` bytes as one buffer
+ * (a body piped on to an object broke), and reads the rest before the answer ends: workerd resets
+ * a connection whose body still arrives then (docs/hosts.md). A body that breaks is answered 400.
+ */
+async function answerAfterBody(request: Request, answer: Handler, maxBodyBytes: number) {
+  if (request.body === null) return answer(request);
+  const source = request.body.getReader();
+  const tooLong = Number(request.headers.get('content-length')) > maxBodyBytes;
+  const most = maxBodyBytes + 1;
+  let response: Response;
+  try {
+    // A body declared too long is not waited for: the handler refuses it by its size unread.
+    const body = tooLong ? new Uint8Array(most) : await firstBytes(source, most);
+    response = await answer(new Request(request, { body }));
+  } catch (error) {
+    if (!(error instanceof HttpProblem)) throw error;
+    response = new Responses(Response, requestIdOf(request)).problem(error, true);
+  }
+  if ((!tooLong && (await readRest(source, maxBodyBytes))) || !response.body) return response;
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const sent = response.body.pipeTo(writable, { preventClose: true }).catch(() => {});
+  void sent.then(async () => {
+    if (!(await readRest(source, READ_REST_LIMIT_BYTES))) await source.cancel().catch(() => {});
+    await writable.close().catch(() => {});
+  });
+  return new Response(readable, response);
+}
+
 /** The client's address, as Cloudflare's edge sets it (and `wrangler dev`, from the socket). */
 const clientAddressOf = (request: Request) => request.headers.get('cf-connecting-ip') ?? undefined;
 
-interface Isolate {
-  readonly config: WorkerConfig;
-  readonly viewIds: ViewIds;
-  readonly handler: Handler;
-  /** This isolate's streams: a client reaching several isolates may hold more. */
-  readonly streams: OpenStreamsPerClient;
-}
-
 /** What this isolate read from `[vars]` on its first request, its handler and its streams. */
-let isolate: Isolate | ConfigError | undefined;
+let isolate: ReturnType<typeof started> | undefined;
 
 async function route(request: Request, env: Env): Promise<Response> {
   isolate ??= started(env);
@@ -125,12 +92,8 @@ async function route(request: Request, env: Env): Promise<Response> {
     // Every request's answer while `[vars]` are wrong: the operator sees what to change.
     const detail = `The service is misconfigured. ${isolate.problems.join(' ')}`;
     const responses = new Responses(Response, requestIdOf(request));
-    const api = isApiPath(pathOf(request.url));
-    return answerAfterBody(
-      request,
-      async () => responses.problem(new HttpProblem(500, detail), api),
-      0,
-    );
+    const answer = responses.problem(new HttpProblem(500, detail), isApiPath(pathOf(request.url)));
+    return answerAfterBody(request, async () => answer, 0);
   }
   const { config, viewIds, handler, streams } = isolate;
   const list = await listObjectOf(pathOf(request.url), env, viewIds);
@@ -145,12 +108,11 @@ async function route(request: Request, env: Env): Promise<Response> {
       return responses.problem(error instanceof HttpProblem ? error : serverFailure(), true);
     }
   }
-  const maxBodyBytes = config.app.limits.maxBodyBytes;
-  if (list === undefined) return answerAfterBody(request, handler, maxBodyBytes);
-  return answerAfterBody(request, (forwarded) => list.object().fetch(forwarded), maxBodyBytes);
+  const answer = list ? (forwarded: Request) => list.object().fetch(forwarded) : handler;
+  return answerAfterBody(request, answer, config.app.limits.maxBodyBytes);
 }
 
-function started(env: Env): Isolate | ConfigError {
+function started(env: Env) {
   let config = configFromVars(env);
   if (!(config instanceof ConfigError) && env.LIST_CREATIONS === undefined) {
     config = new ConfigError([
@@ -163,11 +125,11 @@ function started(env: Env): Isolate | ConfigError {
     );
     return config;
   }
-  const lists = () => workerLists(env);
   const listCreations = bindingLimiter(env.LIST_CREATIONS!, config.app.limits.listsPerMinute);
   const viewIds = new ViewIds(config.viewSecret);
   const host = { assets: workersAssets(env.ASSETS), clientAddressOf, listCreations, reportError };
-  const app = createApp({ config: config.app, lists, viewIds, host });
+  const app = createApp({ config: config.app, lists: () => workerLists(env), viewIds, host });
+  // This isolate's streams: a client reaching several isolates may hold more.
   const streams = new OpenStreamsPerClient(config.app.sse.maxClientsPerAddress);
   return { config, viewIds, handler: app.fetch, streams };
 }
