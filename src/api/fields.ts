@@ -5,6 +5,8 @@ import type { TodoFields } from '../model/resources.ts';
 // body of thousands of keys many times its size.
 const MAX_NAMED_UNKNOWN_KEYS = 10;
 const NON_WHITESPACE = /\S/u;
+const TODO_TITLE_MISSING = 'title is required: a string with some text in it.';
+const LIST_TITLE_MISSING = 'title is required: a string, which may be empty.';
 
 /** A to-do's fields, or a 400 naming each problem; `pathId` is a PUT's, and a POST has none. */
 export function todoFieldsOf(
@@ -13,15 +15,10 @@ export function todoFieldsOf(
   pathId?: string,
 ): TodoFields {
   const errors = keyErrors(body, ['title', 'completed'], 'a to-do', pathId);
-  const { title, completed: given } = ownFields(body);
-  let titleError: string | undefined;
-  if (title === undefined) titleError = 'title is required: a string with some text in it.';
-  else if (typeof title !== 'string') titleError = 'title must be a string.';
-  else if (!NON_WHITESPACE.test(title)) {
-    titleError = 'title must contain at least one non-space character.';
-  } else titleError = titleLengthError(title, maxTitleLength);
+  const title = ownField(body, 'title');
+  const titleError = titleErrorOf(title, maxTitleLength, TODO_TITLE_MISSING);
   if (titleError) errors.push({ pointer: '/title', detail: titleError });
-
+  const given = ownField(body, 'completed');
   const completed = given === undefined && pathId === undefined ? false : given;
   if (completed === undefined) {
     errors.push({ pointer: '/completed', detail: 'completed is required: true or false.' });
@@ -39,23 +36,31 @@ export function listTitleOf(
   pathId?: string,
 ): string {
   const errors = keyErrors(body, ['title'], 'a list', pathId);
-  const { title } = ownFields(body);
-  let titleError: string | undefined;
-  if (title === undefined) {
-    if (pathId !== undefined) titleError = 'title is required: a string, which may be empty.';
-  } else if (typeof title !== 'string') titleError = 'title must be a string.';
-  else titleError = titleLengthError(title, maxTitleLength);
+  const title = ownField(body, 'title');
+  const missing = pathId === undefined ? undefined : LIST_TITLE_MISSING;
+  const titleError = titleErrorOf(title, maxTitleLength, missing, true);
   if (titleError) errors.push({ pointer: '/title', detail: titleError });
   refuseIfAny(errors);
   return (title as string | undefined) ?? '';
 }
 
-/** The body's own `title` and `completed`, never a prototype's. */
-function ownFields(body: Record<string, unknown>): { title?: unknown; completed?: unknown } {
-  return {
-    title: Object.hasOwn(body, 'title') ? body.title : undefined,
-    completed: Object.hasOwn(body, 'completed') ? body.completed : undefined,
-  };
+/** The body's own `key`, never a prototype's. */
+function ownField(body: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(body, key) ? body[key] : undefined;
+}
+
+// The first problem of `title`; `missing` is the one of a body without it.
+function titleErrorOf(title: unknown, maxLength: number, missing?: string, mayBeBlank = false) {
+  if (title === undefined) return missing;
+  if (typeof title !== 'string') return 'title must be a string.';
+  if (!mayBeBlank && !NON_WHITESPACE.test(title)) {
+    return 'title must contain at least one non-space character.';
+  }
+  // A string never has more code points than UTF-16 units, so most titles skip the count.
+  const codePoints = title.length > maxLength ? countCodePoints(title) : 0;
+  if (codePoints > maxLength) {
+    return `title must be at most ${maxLength} characters long; it has ${codePoints}.`;
+  }
 }
 
 function refuseIfAny(errors: FieldError[]): void {
@@ -100,14 +105,6 @@ function keyErrors(
     });
   }
   return errors;
-}
-
-function titleLengthError(title: string, maxLength: number): string | undefined {
-  // A string never has more code points than UTF-16 units, so most titles skip the count.
-  if (title.length <= maxLength) return undefined;
-  const codePoints = countCodePoints(title);
-  if (codePoints <= maxLength) return undefined;
-  return `title must be at most ${maxLength} characters long; it has ${codePoints}.`;
 }
 
 /** The length of `text` in code points, as limits count it: a surrogate pair is one. */
