@@ -18,9 +18,7 @@ export interface ListRouteDeps {
   readonly lists: ListDirectory;
   readonly viewIds: ViewIds;
   readonly limits: AppConfig['limits'];
-  /** Whether the host delivers exactly a declared body (see `Host`). */
   readonly contentLengthIsExact: boolean;
-  /** The client a request came from, as the host tells it (see `Host`). */
   readonly clientAddressOf: (request: Request) => string | undefined;
   readonly listCreations: RateLimiter;
   readonly streamsPerClient: OpenStreamsPerClient;
@@ -131,20 +129,10 @@ export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
       reach: (_request: IRequest, route: ListRoute) =>
         route(lists.defaultList ?? raise(noSuchList()), false),
     },
-    {
-      prefix: `${LISTS_PATH}/:list`,
-      reach: (request: IRequest, route: ListRoute) =>
-        reachNamedList(lists, deps.viewIds, request.params.list!, route),
-    },
+    { prefix: `${LISTS_PATH}/:list`, reach: namedListReach(deps) },
   ];
   for (const { prefix, reach } of bases) {
-    const on = (answer: Answer) => (request: IRequest, responses: Responses) =>
-      reach(request, (list, viewOnly) => answer(list, request, responses, viewOnly));
-    const change = (answer: ChangeRoute) => (request: IRequest, responses: Responses) =>
-      reach(request, (list, viewOnly) => {
-        refuseViewOnly(viewOnly);
-        return judgedWithPending(list.store, () => answer(list, request, responses));
-      });
+    const { on, change } = answersOn(reach);
     const collection = `${prefix}/todos`;
     const one = `${collection}/:id`;
     const stream = `${prefix}/sse`;
@@ -166,6 +154,23 @@ export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
       .options(stream, preflight('GET, OPTIONS', 'Last-Event-ID'))
       .all(stream, methodNotAllowed('GET, OPTIONS'));
   }
+}
+
+/** Runs a route on the named list a request's path names, by its edit id or its view id. */
+export function namedListReach({ lists, viewIds }: ListRouteDeps): Reach {
+  return (request, route) => reachNamedList(lists, viewIds, request.params.list!, route);
+}
+
+/** The routes of the lists `reach` finds: `change` refuses a view id, and answers with pending. */
+export function answersOn(reach: Reach) {
+  const on = (answer: Answer) => (request: IRequest, responses: Responses) =>
+    reach(request, (list, viewOnly) => answer(list, request, responses, viewOnly));
+  const change = (answer: ChangeRoute) => (request: IRequest, responses: Responses) =>
+    reach(request, (list, viewOnly) => {
+      refuseViewOnly(viewOnly);
+      return judgedWithPending(list.store, () => answer(list, request, responses));
+    });
+  return { on, change };
 }
 
 function raise(problem: HttpProblem): never {
