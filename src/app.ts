@@ -1,7 +1,6 @@
 import { addItemRoutes } from './api/items.ts';
 import { addListRoutes } from './api/lists.ts';
-import { addSiteRoutes } from './api/site.ts';
-import { addStaticRoutes, type AssetSource } from './api/static-files.ts';
+import { addSiteRoutes, addStaticRoutes, type AssetSource } from './api/site.ts';
 import { DEFAULT_APP_CONFIG, type AppConfig } from './config.ts';
 import {
   fixedWindowLimiter,
@@ -15,7 +14,6 @@ import { openWebEventChannel } from './live/web-event-channel.ts';
 import type { ListDirectory, OpenListDirectory } from './lists/live-list.ts';
 import { newViewSecret, ViewIds } from './lists/list-id.ts';
 import { localLists } from './lists/local-lists.ts';
-import { LIST_PAGE } from './model/resources.ts';
 
 /** What the handler takes from the server it runs in (docs/layout.md has what each gives). */
 interface Host {
@@ -112,11 +110,7 @@ export function createApp(options: AppOptions = {}): App {
       throw new HttpProblem(404, 'There is no such API route; the to-dos are at /api/todos.');
     });
     if (options.listRoutesOnly) return;
-    addStaticRoutes(router, host.assets, {
-      [LIST_PAGE]: 'index.html',
-      // At the root, so that the page's service worker may control every page of the origin.
-      '/service-worker.js': 'build/page/service-worker.js',
-    });
+    addStaticRoutes(router, host.assets);
   });
   const drain = () => {
     draining = true;
