@@ -9,14 +9,14 @@ import {
 } from './http/client-limits.ts';
 import { HttpProblem } from './http/problem.ts';
 import { createHandler, type ErrorReporter, type Handler } from './http/router.ts';
-import { StreamTally, type EventStreamStats, type OpenEventChannel } from './live/event-channel.ts';
+import { StreamTally, type EventStreamStats, type StreamHost } from './live/event-channel.ts';
 import { openWebEventChannel } from './live/web-event-channel.ts';
 import type { ListDirectory, OpenListDirectory } from './lists/live-list.ts';
 import { newViewSecret, ViewIds } from './lists/list-id.ts';
 import { localLists } from './lists/local-lists.ts';
 
 /** What the handler takes from the server it runs in (docs/layout.md has what each gives). */
-interface Host {
+interface Host extends StreamHost {
   /** The files of `public/`; without them every page path is 404. */
   readonly assets?: AssetSource;
   /** Where unexpected exceptions go; the client only ever sees a generic 500. */
@@ -25,19 +25,7 @@ interface Host {
   readonly Response: typeof Response;
   /** Whether a declared body comes at exactly its length, as from an HTTP/1.1 parser. */
   readonly contentLengthIsExact: boolean;
-  /** How each event stream is made: a web `TransformStream`, Node's response, or a socket. */
-  readonly openEventChannel: OpenEventChannel;
-  /** False on workerd, where the worker writes them, so that the list's object can hibernate. */
-  readonly writesHeartbeats: boolean;
-  /**
-   * Runs `task` once the answers under way are written (Node: `setImmediate`), so that a change
-   * is answered before it is written to every open stream, not after.
-   */
-  readonly afterAnswers?: (task: () => void) => void;
-  /**
-   * The address of the client that sent `request`, which the per-client limits count; where it
-   * gives none (a list's object, say), the request is not counted.
-   */
+  /** The address the per-client limits count; where it gives none, the request is not counted. */
   readonly clientAddressOf: (request: Request) => string | undefined;
   /** Counts list creations per client; by default in this process, by `limits.listsPerMinute`. */
   readonly listCreations?: RateLimiter;
@@ -96,9 +84,7 @@ export function createApp(options: AppOptions = {}): App {
       limits: config.limits,
       contentLengthIsExact: host.contentLengthIsExact,
       clientAddressOf: host.clientAddressOf,
-      listCreations:
-        host.listCreations ??
-        fixedWindowLimiter({ quota: config.limits.listsPerMinute, windowSeconds: 60 }),
+      listCreations: host.listCreations ?? fixedWindowLimiter(config.limits.listsPerMinute),
       streamsPerClient: new OpenStreamsPerClient(config.sse.maxClientsPerAddress),
     };
     addItemRoutes(router, deps);
