@@ -1,8 +1,7 @@
-import { HttpProblem, pointerTo, type FieldError } from '../http/problem.ts';
+import { HttpProblem, type FieldError } from '../http/problem.ts';
 import type { TodoFields } from '../model/resources.ts';
 
-// Unknown keys past these are counted in one error: an error per key would make the answer to a
-// body of thousands of keys many times its size.
+// Unknown keys past these share one error, so that a body of thousands gets a short answer.
 const MAX_NAMED_UNKNOWN_KEYS = 10;
 const NON_WHITESPACE = /\S/u;
 const TODO_TITLE_MISSING = 'title is required: a string with some text in it.';
@@ -92,7 +91,8 @@ function keyErrors(
     unknownKeys += 1;
     if (unknownKeys > MAX_NAMED_UNKNOWN_KEYS) continue;
     errors.push({
-      pointer: pointerTo(key),
+      // The key as one JSON Pointer segment (RFC 6901).
+      pointer: '/' + key.replaceAll('~', '~0').replaceAll('/', '~1'),
       detail: `${JSON.stringify(key)} is not a field of ${noun}; send only ${fields.join(' and ')}.`,
     });
   }

@@ -126,8 +126,7 @@ export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
   const bases: { prefix: string; reach: Reach }[] = [
     {
       prefix: '/api',
-      reach: (_request: IRequest, route: ListRoute) =>
-        route(lists.defaultList ?? raise(noSuchList()), false),
+      reach: (_request, route) => route(lists.defaultList ?? raise(noSuchList()), false),
     },
     { prefix: `${LISTS_PATH}/:list`, reach: namedListReach(deps) },
   ];

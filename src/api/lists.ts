@@ -13,10 +13,7 @@ import { answersOn, namedListReach, type ListRouteDeps } from './items.ts';
 
 const LIST = `${LISTS_PATH}/:list`;
 
-/**
- * Named lists (docs/api.md, Lists): nothing lists them, as knowing an id gives access, to edit
- * through the edit id, to read through the view id.
- */
+/** Named lists (docs/api.md, Lists): nothing lists them, as knowing an id gives access. */
 export function addListRoutes(router: Routes, deps: ListRouteDeps) {
   const { lists, viewIds, limits, contentLengthIsExact, clientAddressOf, listCreations } = deps;
 

@@ -24,8 +24,10 @@ export async function readOptionalJsonObject(
   const declared = request.headers.get('content-length');
   if (request.body === null || declared === '0') return undefined;
   if (!isJson(request.headers.get('content-type'))) {
-    // A body of unknown length may still turn out to be empty: only reading tells.
-    if (declared === null && (await carriesNoBytes(request.body))) return undefined;
+    // A body of unknown length may still turn out to be empty: only reading its first byte tells.
+    if (declared === null && (await firstBytes(request.body.getReader(), 1)).length === 0) {
+      return undefined;
+    }
     requireJsonMediaType(request);
   }
   const bytes = await readAtMost(request, maxBytes, contentLengthIsExact);
@@ -66,16 +68,6 @@ function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
     throw new HttpProblem(400, 'The body must be a JSON object, such as {"title":"Buy milk"}.');
   }
   return value as Record<string, unknown>;
-}
-
-/** Whether the body ends before its first byte; it is read only that far. */
-async function carriesNoBytes(body: ReadableStream<Uint8Array>): Promise<boolean> {
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read().catch(bodyEndedEarly);
-    if (done) return true;
-    if (value.byteLength > 0) return false;
-  }
 }
 
 /** The client went away or broke the framing: its failure, not the server's. */

@@ -67,14 +67,8 @@ export function fixedWindowLimiter(quota: number): RateLimiter {
   };
 }
 
-/**
- * Counts a list creation by `client` (none where the host cannot tell clients apart): the
- * headers of its answer, or a 429 that says when to retry.
- */
-export async function admitCreation(
-  limiter: RateLimiter,
-  client: string | undefined,
-): Promise<Record<string, string>> {
+/** Counts a list creation by `client`, if known: its answer's headers, or a 429 with a retry. */
+export async function admitCreation(limiter: RateLimiter, client: string | undefined) {
   if (client === undefined) return {};
   const { quota } = limiter;
   const { allowed, remaining, resetSeconds } = await limiter.take(client);

@@ -3,7 +3,6 @@ import { HttpProblem, serverFailure } from './problem.ts';
 import { requestIdOf } from './request.ts';
 import { isApiPath, Responses } from './responses.ts';
 
-/** The router of the routes: each route is handed the request and the makers of its answers. */
 export type Routes = RouterType<IRequest, [Responses]>;
 
 /** Answers `request`; a host that logs each request's id decides it first, with `requestIdOf`. */
@@ -55,11 +54,9 @@ interface Route {
 /** Paths `new URL` keeps as they are: no dot segments, escapes, or characters it would encode. */
 const PLAIN_PATH = /^\/[\w\-~/]*$/;
 
-/**
- * The router's public `routes`, matched as its `fetch` matches them (test/route-table.test.ts),
- * but faster (docs/dependencies.md): the URL is parsed only when `pathFinder` must, only the
- * request's method's routes are tried, and `request.query`, which no route reads, is not filled.
- */
+// The router's `routes`, matched as its `fetch` matches them (test/route-table.test.ts), but
+// faster (docs/dependencies.md): the URL parsed only when it must be, only the method's routes
+// tried, and `request.query`, which no route reads, not filled.
 export function routeTable(entries: readonly RouteEntry<IRequest, [Responses]>[]) {
   const routesFor = (method: string): Route[] =>
     entries

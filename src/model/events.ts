@@ -67,20 +67,15 @@ export function readLiveEvent(type: string, id: string, data: string): LiveEvent
   } catch {
     return undefined;
   }
-  switch (type) {
-    case 'snapshot':
-      return Array.isArray(value) && value.every(isTodo) ? { type, id, todos: value } : undefined;
-    case 'created':
-    case 'updated':
-    case 'deleted':
-      return isTodo(value) ? { type, id, todo: value } : undefined;
-    case 'list-renamed':
-      return isListInfo(value) ? { type, id, list: value } : undefined;
-    case 'list-deleted':
-      return isListInfo(value) ? { type, list: value } : undefined;
-    default:
-      return undefined;
+  if (type === 'snapshot') {
+    return Array.isArray(value) && value.every(isTodo) ? { type, id, todos: value } : undefined;
   }
+  if (type === 'created' || type === 'updated' || type === 'deleted') {
+    return isTodo(value) ? { type, id, todo: value } : undefined;
+  }
+  if (type === 'list-renamed') return isListInfo(value) ? { type, id, list: value } : undefined;
+  if (type === 'list-deleted') return isListInfo(value) ? { type, list: value } : undefined;
+  return undefined;
 }
 
 /**
