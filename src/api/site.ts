@@ -54,16 +54,13 @@ export function addSiteRoutes(router: Routes, { config, assets, isDraining }: Si
     const bytes = await assets.read(OPENAPI_FILE);
     if (bytes === undefined)
       throw new Error(`public/${OPENAPI_FILE} is missing: run npm run build.`);
-    return withSettings(new TextDecoder().decode(bytes), config);
+    return bytes;
   };
-  let document: Promise<string> | undefined;
+  // Read on the first request for it, and again after a failure.
+  let document: string | undefined;
   const describe = async (_request: IRequest, responses: Responses) => {
-    // Read again after a failure.
-    document ??= readDocument().catch((error: unknown) => {
-      document = undefined;
-      throw error;
-    });
-    return responses.apiJson(200, await document);
+    document ??= withSettings(new TextDecoder().decode(await readDocument()), config);
+    return responses.apiJson(200, document);
   };
 
   for (const [path, answer] of [

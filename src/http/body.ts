@@ -80,10 +80,8 @@ function tooLarge(maxBytes: number): HttpProblem {
 }
 
 // At most `maxBytes` of the body, else 413: a declared Content-Length is believed only when too
-// large. With `contentLengthIsExact` (an HTTP/1.1 parser delivers a declared body by its length)
-// it is read whole, skipping a web stream reader, which on Node cost a third of a create. A body
-// past the limit is left unread, not cancelled: @whatwg-node/server 0.13's cancel destroys the
-// socket before the 413 is written (the Node host answers with `Connection: close` instead).
+// large. With `contentLengthIsExact` it is read whole, skipping a web stream reader, which on Node
+// cost a third of a create. A body past the limit is left unread (docs/dependencies.md).
 async function readAtMost(
   request: Request,
   maxBytes: number,

@@ -54,9 +54,7 @@ interface Route {
 /** Paths `new URL` keeps as they are: no dot segments, escapes, or characters it would encode. */
 const PLAIN_PATH = /^\/[\w\-~/]*$/;
 
-// The router's `routes`, matched as its `fetch` matches them (test/route-table.test.ts), but
-// faster (docs/dependencies.md): the URL parsed only when it must be, only the method's routes
-// tried, and `request.query`, which no route reads, not filled.
+/** The router's `routes` matched as its `fetch` matches them, but faster (docs/dependencies.md). */
 export function routeTable(entries: readonly RouteEntry<IRequest, [Responses]>[]) {
   const routesFor = (method: string): Route[] =>
     entries
