@@ -17,11 +17,7 @@ export interface RateLimiter {
 /** The window of `limits.listsPerMinute`, and of workerd's Rate Limiting binding. */
 const WINDOW_SECONDS = 60;
 
-/**
- * A limiter over a platform's counter that says only whether a request may go on (workerd's
- * Rate Limiting binding): the quota is given for the headers, and a whole window is the longest
- * a refused client waits.
- */
+/** A counter that says only yes or no (workerd's binding): a refused client waits a window. */
 export function bindingLimiter(
   counter: { limit(options: { key: string }): Promise<{ success: boolean }> },
   quota: number,
@@ -38,10 +34,7 @@ export function bindingLimiter(
 /** The policy's name in the headers (draft-ietf-httpapi-ratelimit-headers). */
 const POLICY = '"lists"';
 
-/**
- * `quota` in a window that opens with a client's first request. Clients whose window has passed
- * are forgotten once a window, so only those seen lately are held.
- */
+/** Windows that open at a client's first request; those passed are forgotten once a window. */
 export function fixedWindowLimiter(quota: number): RateLimiter {
   const windowMs = WINDOW_SECONDS * 1000;
   const windows = new Map<string, { readonly start: number; count: number }>();
