@@ -55,11 +55,7 @@ function titleErrorOf(title: unknown, maxLength: number, missing?: string, mayBe
   if (!mayBeBlank && !NON_WHITESPACE.test(title)) {
     return 'title must contain at least one non-space character.';
   }
-  // A string never has more code points than UTF-16 units, so most titles skip the count.
-  const codePoints = title.length > maxLength ? countCodePoints(title) : 0;
-  if (codePoints > maxLength) {
-    return `title must be at most ${maxLength} characters long; it has ${codePoints}.`;
-  }
+  return lengthError('title', title, maxLength);
 }
 
 function refuseIfAny(errors: FieldError[]): void {
@@ -107,9 +103,13 @@ function keyErrors(
   return errors;
 }
 
-/** The length of `text` in code points, as limits count it: a surrogate pair is one. */
-export function countCodePoints(text: string): number {
-  let count = 0;
-  for (const _ of text) count += 1;
-  return count;
+/** The error of a `field` longer than `maxLength` code points (a surrogate pair is one). */
+export function lengthError(field: string, text: string, maxLength: number): string | undefined {
+  // A string never has more code points than UTF-16 units, so most texts skip the count.
+  if (text.length <= maxLength) return undefined;
+  let codePoints = 0;
+  for (const _ of text) codePoints += 1;
+  if (codePoints > maxLength) {
+    return `${field} must be at most ${maxLength} characters long; it has ${codePoints}.`;
+  }
 }

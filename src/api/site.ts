@@ -4,7 +4,7 @@ import { HttpProblem, methodNotAllowed } from '../http/problem.ts';
 import type { Responses } from '../http/responses.ts';
 import type { Routes } from '../http/router.ts';
 import { LIST_PAGE } from '../model/resources.ts';
-import { countCodePoints } from './fields.ts';
+import { lengthError } from './fields.ts';
 
 /**
  * The files of `public/`, as the host can read them: `path` is relative, `/`-separated, and
@@ -33,13 +33,8 @@ export function addSiteRoutes(router: Routes, { config, assets, isDraining }: Si
     const name = request.url.includes('?')
       ? (new URL(request.url).searchParams.get('name')?.trim() ?? '')
       : '';
-    const length = countCodePoints(name);
-    if (length > MAX_NAME_LENGTH) {
-      throw new HttpProblem(
-        400,
-        `name must be at most ${MAX_NAME_LENGTH} characters long; it has ${length}.`,
-      );
-    }
+    const tooLong = lengthError('name', name, MAX_NAME_LENGTH);
+    if (tooLong) throw new HttpProblem(400, tooLong);
     return responses.text(200, `Hello, ${name || 'world'}!`);
   };
 
