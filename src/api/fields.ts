@@ -1,3 +1,4 @@
+import type { JsonObject } from '../http/body.ts';
 import { HttpProblem, type FieldError } from '../http/problem.ts';
 import type { TodoFields } from '../model/resources.ts';
 
@@ -9,7 +10,7 @@ const LIST_TITLE_MISSING = 'title is required: a string, which may be empty.';
 
 /** A to-do's fields, or a 400 naming each problem; `pathId` is a PUT's, and a POST has none. */
 export function todoFieldsOf(
-  body: Record<string, unknown>,
+  body: JsonObject,
   maxTitleLength: number,
   pathId?: string,
 ): TodoFields {
@@ -29,11 +30,7 @@ export function todoFieldsOf(
 }
 
 /** A list's title, maybe empty, or a 400 naming each problem; a create may leave it out. */
-export function listTitleOf(
-  body: Record<string, unknown>,
-  maxTitleLength: number,
-  pathId?: string,
-): string {
+export function listTitleOf(body: JsonObject, maxTitleLength: number, pathId?: string): string {
   const errors = keyErrors(body, ['title'], 'a list', pathId);
   const title = ownField(body, 'title');
   const missing = pathId === undefined ? undefined : LIST_TITLE_MISSING;
@@ -44,7 +41,7 @@ export function listTitleOf(
 }
 
 /** The body's own `key`, never a prototype's. */
-function ownField(body: Record<string, unknown>, key: string): unknown {
+function ownField(body: JsonObject, key: string): unknown {
   return Object.hasOwn(body, key) ? body[key] : undefined;
 }
 
@@ -66,12 +63,7 @@ function refuseIfAny(errors: FieldError[]): void {
 
 // The errors of the keys that are not `fields`, in order: the unknown ones, and an `id`, which
 // the server chooses, allowed only on a PUT that repeats the path's, as clients echo it.
-function keyErrors(
-  body: Record<string, unknown>,
-  fields: readonly string[],
-  noun: string,
-  pathId: string | undefined,
-): FieldError[] {
+function keyErrors(body: JsonObject, fields: readonly string[], noun: string, pathId?: string) {
   const errors: FieldError[] = [];
   let unknownKeys = 0;
   for (const key of Object.keys(body)) {

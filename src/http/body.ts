@@ -1,5 +1,8 @@
 import { HttpProblem } from './problem.ts';
 
+/** A request body's JSON object, its keys as the client sent them. */
+export type JsonObject = Record<string, unknown>;
+
 export function requireJsonMediaType(request: Request): void {
   const declared = request.headers.get('content-type');
   if (isJson(declared)) return;
@@ -20,7 +23,7 @@ export async function readOptionalJsonObject(
   request: Request,
   maxBytes: number,
   contentLengthIsExact: boolean,
-): Promise<Record<string, unknown> | undefined> {
+): Promise<JsonObject | undefined> {
   const declared = request.headers.get('content-length');
   if (request.body === null || declared === '0') return undefined;
   if (!isJson(request.headers.get('content-type'))) {
@@ -38,14 +41,14 @@ export async function readJsonObject(
   request: Request,
   maxBytes: number,
   contentLengthIsExact: boolean,
-): Promise<Record<string, unknown>> {
+): Promise<JsonObject> {
   return parseJsonObject(await readAtMost(request, maxBytes, contentLengthIsExact));
 }
 
 // ignoreBOM is the default; the workers types require it spelled out.
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
-function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
+function parseJsonObject(bytes: Uint8Array): JsonObject {
   let text: string;
   try {
     text = strictUtf8.decode(bytes);
@@ -67,7 +70,7 @@ function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new HttpProblem(400, 'The body must be a JSON object, such as {"title":"Buy milk"}.');
   }
-  return value as Record<string, unknown>;
+  return value as JsonObject;
 }
 
 /** The client went away or broke the framing: its failure, not the server's. */
