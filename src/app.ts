@@ -61,8 +61,7 @@ export interface App {
 /** The whole service as one web-standard `fetch(Request)` handler, for any host. */
 export function createApp(options: AppOptions = {}): App {
   const config = options.config ?? DEFAULT_APP_CONFIG;
-  // What the host leaves out takes the web-standard way; a `Request` made in code may declare
-  // any Content-Length.
+  // A `Request` made in code may declare any Content-Length.
   const host: Host = {
     reportError: (error) => console.error(error),
     Response,
