@@ -1,7 +1,6 @@
 import { addItemRoutes } from './api/items.ts';
 import { addListRoutes } from './api/lists.ts';
-import { addSiteRoutes } from './api/site.ts';
-import { addStaticRoutes, type AssetSource } from './api/static-files.ts';
+import { addSiteRoutes, addStaticRoutes, type AssetSource } from './api/site.ts';
 import { DEFAULT_APP_CONFIG, type AppConfig } from './config.ts';
 import {
   fixedWindowLimiter,
@@ -10,15 +9,14 @@ import {
 } from './http/client-limits.ts';
 import { HttpProblem } from './http/problem.ts';
 import { createHandler, type ErrorReporter, type Handler } from './http/router.ts';
-import { StreamTally, type EventStreamStats, type OpenEventChannel } from './live/event-channel.ts';
+import { StreamTally, type EventStreamStats, type StreamHost } from './live/event-channel.ts';
 import { openWebEventChannel } from './live/web-event-channel.ts';
 import type { ListDirectory, OpenListDirectory } from './lists/live-list.ts';
 import { newViewSecret, ViewIds } from './lists/list-id.ts';
 import { localLists } from './lists/local-lists.ts';
-import { LIST_PAGE } from './model/resources.ts';
 
 /** What the handler takes from the server it runs in (docs/layout.md has what each gives). */
-interface Host {
+interface Host extends StreamHost {
   /** The files of `public/`; without them every page path is 404. */
   readonly assets?: AssetSource;
   /** Where unexpected exceptions go; the client only ever sees a generic 500. */
@@ -27,19 +25,7 @@ interface Host {
   readonly Response: typeof Response;
   /** Whether a declared body comes at exactly its length, as from an HTTP/1.1 parser. */
   readonly contentLengthIsExact: boolean;
-  /** How each event stream is made: a web `TransformStream`, Node's response, or a socket. */
-  readonly openEventChannel: OpenEventChannel;
-  /** False on workerd, where the worker writes them, so that the list's object can hibernate. */
-  readonly writesHeartbeats: boolean;
-  /**
-   * Runs `task` once the answers under way are written (Node: `setImmediate`), so that a change
-   * is answered before it is written to every open stream, not after.
-   */
-  readonly afterAnswers?: (task: () => void) => void;
-  /**
-   * The address of the client that sent `request`, which the per-client limits count; where it
-   * gives none (a list's object, say), the request is not counted.
-   */
+  /** The address the per-client limits count; where it gives none, the request is not counted. */
   readonly clientAddressOf: (request: Request) => string | undefined;
   /** Counts list creations per client; by default in this process, by `limits.listsPerMinute`. */
   readonly listCreations?: RateLimiter;
@@ -75,8 +61,7 @@ export interface App {
 /** The whole service as one web-standard `fetch(Request)` handler, for any host. */
 export function createApp(options: AppOptions = {}): App {
   const config = options.config ?? DEFAULT_APP_CONFIG;
-  // What the host leaves out takes the web-standard way; a `Request` made in code may declare
-  // any Content-Length.
+  // A `Request` made in code may declare any Content-Length.
   const host: Host = {
     reportError: (error) => console.error(error),
     Response,
@@ -98,9 +83,7 @@ export function createApp(options: AppOptions = {}): App {
       limits: config.limits,
       contentLengthIsExact: host.contentLengthIsExact,
       clientAddressOf: host.clientAddressOf,
-      listCreations:
-        host.listCreations ??
-        fixedWindowLimiter({ quota: config.limits.listsPerMinute, windowSeconds: 60 }),
+      listCreations: host.listCreations ?? fixedWindowLimiter(config.limits.listsPerMinute),
       streamsPerClient: new OpenStreamsPerClient(config.sse.maxClientsPerAddress),
     };
     addItemRoutes(router, deps);
@@ -112,11 +95,7 @@ export function createApp(options: AppOptions = {}): App {
       throw new HttpProblem(404, 'There is no such API route; the to-dos are at /api/todos.');
     });
     if (options.listRoutesOnly) return;
-    addStaticRoutes(router, host.assets, {
-      [LIST_PAGE]: 'index.html',
-      // At the root, so that the page's service worker may control every page of the origin.
-      '/service-worker.js': 'build/page/service-worker.js',
-    });
+    addStaticRoutes(router, host.assets);
   });
   const drain = () => {
     draining = true;

@@ -1,27 +1,24 @@
-import { HttpProblem, pointerTo, type FieldError } from '../http/problem.ts';
+import type { JsonObject } from '../http/body.ts';
+import { HttpProblem, type FieldError } from '../http/problem.ts';
 import type { TodoFields } from '../model/resources.ts';
 
-// Unknown keys past these are counted in one error: an error per key would make the answer to a
-// body of thousands of keys many times its size.
+// Unknown keys past these share one error, so that a body of thousands gets a short answer.
 const MAX_NAMED_UNKNOWN_KEYS = 10;
 const NON_WHITESPACE = /\S/u;
+const TODO_TITLE_MISSING = 'title is required: a string with some text in it.';
+const LIST_TITLE_MISSING = 'title is required: a string, which may be empty.';
 
 /** A to-do's fields, or a 400 naming each problem; `pathId` is a PUT's, and a POST has none. */
 export function todoFieldsOf(
-  body: Record<string, unknown>,
+  body: JsonObject,
   maxTitleLength: number,
   pathId?: string,
 ): TodoFields {
   const errors = keyErrors(body, ['title', 'completed'], 'a to-do', pathId);
-  const { title, completed: given } = ownFields(body);
-  let titleError: string | undefined;
-  if (title === undefined) titleError = 'title is required: a string with some text in it.';
-  else if (typeof title !== 'string') titleError = 'title must be a string.';
-  else if (!NON_WHITESPACE.test(title)) {
-    titleError = 'title must contain at least one non-space character.';
-  } else titleError = titleLengthError(title, maxTitleLength);
+  const title = ownField(body, 'title');
+  const titleError = titleErrorOf(title, maxTitleLength, TODO_TITLE_MISSING);
   if (titleError) errors.push({ pointer: '/title', detail: titleError });
-
+  const given = ownField(body, 'completed');
   const completed = given === undefined && pathId === undefined ? false : given;
   if (completed === undefined) {
     errors.push({ pointer: '/completed', detail: 'completed is required: true or false.' });
@@ -33,29 +30,29 @@ export function todoFieldsOf(
 }
 
 /** A list's title, maybe empty, or a 400 naming each problem; a create may leave it out. */
-export function listTitleOf(
-  body: Record<string, unknown>,
-  maxTitleLength: number,
-  pathId?: string,
-): string {
+export function listTitleOf(body: JsonObject, maxTitleLength: number, pathId?: string): string {
   const errors = keyErrors(body, ['title'], 'a list', pathId);
-  const { title } = ownFields(body);
-  let titleError: string | undefined;
-  if (title === undefined) {
-    if (pathId !== undefined) titleError = 'title is required: a string, which may be empty.';
-  } else if (typeof title !== 'string') titleError = 'title must be a string.';
-  else titleError = titleLengthError(title, maxTitleLength);
+  const title = ownField(body, 'title');
+  const missing = pathId === undefined ? undefined : LIST_TITLE_MISSING;
+  const titleError = titleErrorOf(title, maxTitleLength, missing, true);
   if (titleError) errors.push({ pointer: '/title', detail: titleError });
   refuseIfAny(errors);
   return (title as string | undefined) ?? '';
 }
 
-/** The body's own `title` and `completed`, never a prototype's. */
-function ownFields(body: Record<string, unknown>): { title?: unknown; completed?: unknown } {
-  return {
-    title: Object.hasOwn(body, 'title') ? body.title : undefined,
-    completed: Object.hasOwn(body, 'completed') ? body.completed : undefined,
-  };
+/** The body's own `key`, never a prototype's. */
+function ownField(body: JsonObject, key: string): unknown {
+  return Object.hasOwn(body, key) ? body[key] : undefined;
+}
+
+// The first problem of `title`; `missing` is the one of a body without it.
+function titleErrorOf(title: unknown, maxLength: number, missing?: string, mayBeBlank = false) {
+  if (title === undefined) return missing;
+  if (typeof title !== 'string') return 'title must be a string.';
+  if (!mayBeBlank && !NON_WHITESPACE.test(title)) {
+    return 'title must contain at least one non-space character.';
+  }
+  return lengthError('title', title, maxLength);
 }
 
 function refuseIfAny(errors: FieldError[]): void {
@@ -66,12 +63,7 @@ function refuseIfAny(errors: FieldError[]): void {
 
 // The errors of the keys that are not `fields`, in order: the unknown ones, and an `id`, which
 // the server chooses, allowed only on a PUT that repeats the path's, as clients echo it.
-function keyErrors(
-  body: Record<string, unknown>,
-  fields: readonly string[],
-  noun: string,
-  pathId: string | undefined,
-): FieldError[] {
+function keyErrors(body: JsonObject, fields: readonly string[], noun: string, pathId?: string) {
   const errors: FieldError[] = [];
   let unknownKeys = 0;
   for (const key of Object.keys(body)) {
@@ -87,7 +79,8 @@ function keyErrors(
     unknownKeys += 1;
     if (unknownKeys > MAX_NAMED_UNKNOWN_KEYS) continue;
     errors.push({
-      pointer: pointerTo(key),
+      // The key as one JSON Pointer segment (RFC 6901).
+      pointer: '/' + key.replaceAll('~', '~0').replaceAll('/', '~1'),
       detail: `${JSON.stringify(key)} is not a field of ${noun}; send only ${fields.join(' and ')}.`,
     });
   }
@@ -102,17 +95,13 @@ function keyErrors(
   return errors;
 }
 
-function titleLengthError(title: string, maxLength: number): string | undefined {
-  // A string never has more code points than UTF-16 units, so most titles skip the count.
-  if (title.length <= maxLength) return undefined;
-  const codePoints = countCodePoints(title);
-  if (codePoints <= maxLength) return undefined;
-  return `title must be at most ${maxLength} characters long; it has ${codePoints}.`;
-}
-
-/** The length of `text` in code points, as limits count it: a surrogate pair is one. */
-export function countCodePoints(text: string): number {
-  let count = 0;
-  for (const _ of text) count += 1;
-  return count;
+/** The error of a `field` longer than `maxLength` code points (a surrogate pair is one). */
+export function lengthError(field: string, text: string, maxLength: number): string | undefined {
+  // A string never has more code points than UTF-16 units, so most texts skip the count.
+  if (text.length <= maxLength) return undefined;
+  let codePoints = 0;
+  for (const _ of text) codePoints += 1;
+  if (codePoints > maxLength) {
+    return `${field} must be at most ${maxLength} characters long; it has ${codePoints}.`;
+  }
 }

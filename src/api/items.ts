@@ -18,9 +18,7 @@ export interface ListRouteDeps {
   readonly lists: ListDirectory;
   readonly viewIds: ViewIds;
   readonly limits: AppConfig['limits'];
-  /** Whether the host delivers exactly a declared body (see `Host`). */
   readonly contentLengthIsExact: boolean;
-  /** The client a request came from, as the host tells it (see `Host`). */
   readonly clientAddressOf: (request: Request) => string | undefined;
   readonly listCreations: RateLimiter;
   readonly streamsPerClient: OpenStreamsPerClient;
@@ -40,12 +38,7 @@ type ChangeRoute = (list: LiveList, request: IRequest, responses: Responses) => 
 /** The items and event stream of the default list and of named ones, alike (docs/api.md). */
 export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
   const { lists, limits, contentLengthIsExact, clientAddressOf, streamsPerClient } = deps;
-  const itemAnswer = (
-    responses: Responses,
-    status: number,
-    stored: StoredTodo,
-    location?: string,
-  ) => {
+  const answer = (responses: Responses, status: number, stored: StoredTodo, location?: string) => {
     const etag = etagOf(stored.version);
     const headers: Record<string, string> = location === undefined ? { etag } : { etag, location };
     return responses.apiJson(status, stored.json, headers);
@@ -87,7 +80,7 @@ export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
     const created = earlier
       ? itemToReplay(earlier.item, earlier.committed, fields)
       : await store.create(fields, key);
-    return itemAnswer(responses, 201, created, `${paths.todos}/${created.todo.id}`);
+    return answer(responses, 201, created, `${paths.todos}/${created.todo.id}`);
   };
 
   const replaceTodo: ChangeRoute = async (list, request, responses) => {
@@ -100,13 +93,13 @@ export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
     const { store } = list.stillThere();
     const now = found(store.withPending.get(id));
     requireCurrent(request, now);
-    return itemAnswer(responses, 200, await store.replace(now, fields));
+    return answer(responses, 200, await store.replace(now, fields));
   };
 
   const deleteTodo: ChangeRoute = async ({ store }, request, responses) => {
     const current = found(store.withPending.get(request.params.id!));
     requireCurrent(request, current);
-    return itemAnswer(responses, 200, await store.delete(current));
+    return answer(responses, 200, await store.delete(current));
   };
 
   // The client's own limit first, as on workerd, where the worker counts before it asks the
@@ -128,23 +121,12 @@ export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
   const bases: { prefix: string; reach: Reach }[] = [
     {
       prefix: '/api',
-      reach: (_request: IRequest, route: ListRoute) =>
-        route(lists.defaultList ?? raise(noSuchList()), false),
+      reach: (_request, route) => route(lists.defaultList ?? raise(noSuchList()), false),
     },
-    {
-      prefix: `${LISTS_PATH}/:list`,
-      reach: (request: IRequest, route: ListRoute) =>
-        reachNamedList(lists, deps.viewIds, request.params.list!, route),
-    },
+    { prefix: `${LISTS_PATH}/:list`, reach: namedListReach(deps) },
   ];
   for (const { prefix, reach } of bases) {
-    const on = (answer: Answer) => (request: IRequest, responses: Responses) =>
-      reach(request, (list, viewOnly) => answer(list, request, responses, viewOnly));
-    const change = (answer: ChangeRoute) => (request: IRequest, responses: Responses) =>
-      reach(request, (list, viewOnly) => {
-        refuseViewOnly(viewOnly);
-        return judgedWithPending(list.store, () => answer(list, request, responses));
-      });
+    const { on, change } = answersOn(reach);
     const collection = `${prefix}/todos`;
     const one = `${collection}/:id`;
     const stream = `${prefix}/sse`;
@@ -166,6 +148,23 @@ export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
       .options(stream, preflight('GET, OPTIONS', 'Last-Event-ID'))
       .all(stream, methodNotAllowed('GET, OPTIONS'));
   }
+}
+
+/** Runs a route on the named list a request's path names, by its edit id or its view id. */
+export function namedListReach({ lists, viewIds }: ListRouteDeps): Reach {
+  return (request, route) => reachNamedList(lists, viewIds, request.params.list!, route);
+}
+
+/** The routes of the lists `reach` finds: `change` refuses a view id, and answers with pending. */
+export function answersOn(reach: Reach) {
+  const on = (answer: Answer) => (request: IRequest, responses: Responses) =>
+    reach(request, (list, viewOnly) => answer(list, request, responses, viewOnly));
+  const change = (answer: ChangeRoute) => (request: IRequest, responses: Responses) =>
+    reach(request, (list, viewOnly) => {
+      refuseViewOnly(viewOnly);
+      return judgedWithPending(list.store, () => answer(list, request, responses));
+    });
+  return { on, change };
 }
 
 function raise(problem: HttpProblem): never {

@@ -3,21 +3,17 @@ import { admitCreation } from '../http/client-limits.ts';
 import { readJsonObject, readOptionalJsonObject, requireJsonMediaType } from '../http/body.ts';
 import { methodNotAllowed } from '../http/problem.ts';
 import { etagOf, idempotencyKeyOf, isNotModified, requireIfMatch } from '../http/request.ts';
-import { judgedWithPending, preflight, type Responses } from '../http/responses.ts';
+import { preflight, type Responses } from '../http/responses.ts';
 import type { Routes } from '../http/router.ts';
 import type { LiveList } from '../lists/live-list.ts';
 import { listJsonOf, listPageOf, LISTS_PATH, listPathOf } from '../model/resources.ts';
 import type { StoredList } from '../store/changes.ts';
 import { listTitleOf } from './fields.ts';
-import { reachNamedList, refuseViewOnly } from '../lists/live-list.ts';
-import type { ListRouteDeps } from './items.ts';
+import { answersOn, namedListReach, type ListRouteDeps } from './items.ts';
 
 const LIST = `${LISTS_PATH}/:list`;
 
-/**
- * Named lists (docs/api.md, Lists): nothing lists them, as knowing an id gives access, to edit
- * through the edit id, to read through the view id.
- */
+/** Named lists (docs/api.md, Lists): nothing lists them, as knowing an id gives access. */
 export function addListRoutes(router: Routes, deps: ListRouteDeps) {
   const { lists, viewIds, limits, contentLengthIsExact, clientAddressOf, listCreations } = deps;
 
@@ -55,43 +51,36 @@ export function addListRoutes(router: Routes, deps: ListRouteDeps) {
     return answer(responses, 201, created, json, id, { location: listPathOf(id), ...rateLimit });
   };
 
-  const readList = (request: IRequest, responses: Responses) =>
-    reachNamedList(lists, viewIds, request.params.list!, async (list, viewOnly) => {
-      const { resource } = list.store;
-      const etag = etagOf(resource.version);
-      if (isNotModified(request, etag)) return responses.apiEmpty(304, { etag });
-      const viewId = (await list.viewId())!;
-      const json = list.jsonOf(resource.info, viewOnly);
-      return answer(responses, 200, resource, json, viewOnly ? viewId : list.id);
-    });
+  const { on, change } = answersOn(namedListReach(deps));
 
-  const renameList = (request: IRequest, responses: Responses) =>
-    reachNamedList(lists, viewIds, request.params.list!, (list, viewOnly) => {
-      refuseViewOnly(viewOnly);
-      return judgedWithPending(list.store, async () => {
-        requireJsonMediaType(request);
-        requireCurrent(request, list);
-        const body = await readJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
-        const title = listTitleOf(body, limits.maxTitleLength, list.id);
-        // The body arrived asynchronously: the list may have changed or gone meanwhile.
-        requireCurrent(request, list.stillThere());
-        const renamed = await list.store.rename(title);
-        await list.viewId();
-        return answer(responses, 200, renamed, list.jsonOf(renamed.info, false), list.id);
-      });
-    });
+  const readList = on(async (list, request, responses, viewOnly) => {
+    const { resource } = list.store;
+    const etag = etagOf(resource.version);
+    if (isNotModified(request, etag)) return responses.apiEmpty(304, { etag });
+    const viewId = (await list.viewId())!;
+    const json = list.jsonOf(resource.info, viewOnly);
+    return answer(responses, 200, resource, json, viewOnly ? viewId : list.id);
+  });
 
-  const deleteList = (request: IRequest, responses: Responses) =>
-    reachNamedList(lists, viewIds, request.params.list!, (list, viewOnly) => {
-      refuseViewOnly(viewOnly);
-      return judgedWithPending(list.store, async () => {
-        // Its streams are told with the list's JSON, view id and all; read before the check.
-        await list.viewId();
-        requireCurrent(request, list.stillThere());
-        await lists.delete(list);
-        return responses.apiEmpty(204);
-      });
-    });
+  const renameList = change(async (list, request, responses) => {
+    requireJsonMediaType(request);
+    requireCurrent(request, list);
+    const body = await readJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
+    const title = listTitleOf(body, limits.maxTitleLength, list.id);
+    // The body arrived asynchronously: the list may have changed or gone meanwhile.
+    requireCurrent(request, list.stillThere());
+    const renamed = await list.store.rename(title);
+    await list.viewId();
+    return answer(responses, 200, renamed, list.jsonOf(renamed.info, false), list.id);
+  });
+
+  const deleteList = change(async (list, request, responses) => {
+    // Its streams are told with the list's JSON, view id and all; read before the check.
+    await list.viewId();
+    requireCurrent(request, list.stillThere());
+    await lists.delete(list);
+    return responses.apiEmpty(204);
+  });
 
   router
     .post(LISTS_PATH, createList)

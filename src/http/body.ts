@@ -1,5 +1,8 @@
 import { HttpProblem } from './problem.ts';
 
+/** A request body's JSON object, its keys as the client sent them. */
+export type JsonObject = Record<string, unknown>;
+
 export function requireJsonMediaType(request: Request): void {
   const declared = request.headers.get('content-type');
   if (isJson(declared)) return;
@@ -20,12 +23,14 @@ export async function readOptionalJsonObject(
   request: Request,
   maxBytes: number,
   contentLengthIsExact: boolean,
-): Promise<Record<string, unknown> | undefined> {
+): Promise<JsonObject | undefined> {
   const declared = request.headers.get('content-length');
   if (request.body === null || declared === '0') return undefined;
   if (!isJson(request.headers.get('content-type'))) {
-    // A body of unknown length may still turn out to be empty: only reading tells.
-    if (declared === null && (await carriesNoBytes(request.body))) return undefined;
+    // A body of unknown length may still turn out to be empty: only reading its first byte tells.
+    if (declared === null && (await firstBytes(request.body.getReader(), 1)).length === 0) {
+      return undefined;
+    }
     requireJsonMediaType(request);
   }
   const bytes = await readAtMost(request, maxBytes, contentLengthIsExact);
@@ -36,14 +41,14 @@ export async function readJsonObject(
   request: Request,
   maxBytes: number,
   contentLengthIsExact: boolean,
-): Promise<Record<string, unknown>> {
+): Promise<JsonObject> {
   return parseJsonObject(await readAtMost(request, maxBytes, contentLengthIsExact));
 }
 
 // ignoreBOM is the default; the workers types require it spelled out.
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
-function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
+function parseJsonObject(bytes: Uint8Array): JsonObject {
   let text: string;
   try {
     text = strictUtf8.decode(bytes);
@@ -65,17 +70,7 @@ function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new HttpProblem(400, 'The body must be a JSON object, such as {"title":"Buy milk"}.');
   }
-  return value as Record<string, unknown>;
-}
-
-/** Whether the body ends before its first byte; it is read only that far. */
-async function carriesNoBytes(body: ReadableStream<Uint8Array>): Promise<boolean> {
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read().catch(bodyEndedEarly);
-    if (done) return true;
-    if (value.byteLength > 0) return false;
-  }
+  return value as JsonObject;
 }
 
 /** The client went away or broke the framing: its failure, not the server's. */
@@ -88,10 +83,8 @@ function tooLarge(maxBytes: number): HttpProblem {
 }
 
 // At most `maxBytes` of the body, else 413: a declared Content-Length is believed only when too
-// large. With `contentLengthIsExact` (an HTTP/1.1 parser delivers a declared body by its length)
-// it is read whole, skipping a web stream reader, which on Node cost a third of a create. A body
-// past the limit is left unread, not cancelled: @whatwg-node/server 0.13's cancel destroys the
-// socket before the 413 is written (the Node host answers with `Connection: close` instead).
+// large. With `contentLengthIsExact` it is read whole, skipping a web stream reader, which on Node
+// cost a third of a create. A body past the limit is left unread (docs/dependencies.md).
 async function readAtMost(
   request: Request,
   maxBytes: number,

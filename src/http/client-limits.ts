@@ -1,41 +1,32 @@
 import { HttpProblem } from './problem.ts';
 
-/** A quota of requests in a window, as the `RateLimit-Policy` header names it. */
-export interface RatePolicy {
-  readonly quota: number;
-  readonly windowSeconds: number;
-}
-
-/** What counting one request found. */
+/** What counting one request found; `remaining` is unknown to workerd's binding. */
 interface RateCount {
   readonly allowed: boolean;
-  /** Requests left in the window; undefined where the counter cannot tell (workerd's binding). */
   readonly remaining?: number;
   /** Seconds until the client may count on a request being taken again. */
   readonly resetSeconds: number;
 }
 
-/** Counts each client's requests under one policy: in this process, or the platform's counter. */
+/** Counts each client's requests, a `quota` a window: in this process, or the platform's. */
 export interface RateLimiter {
-  readonly policy: RatePolicy;
+  readonly quota: number;
   take(client: string): RateCount | Promise<RateCount>;
 }
 
-/**
- * A limiter over a platform's counter that says only whether a request may go on (workerd's
- * Rate Limiting binding, a minute's window): the quota is given for the headers, and a whole
- * window is the longest a refused client waits.
- */
+/** The window of `limits.listsPerMinute`, and of workerd's Rate Limiting binding. */
+const WINDOW_SECONDS = 60;
+
+/** A counter that says only yes or no (workerd's binding): a refused client waits a window. */
 export function bindingLimiter(
   counter: { limit(options: { key: string }): Promise<{ success: boolean }> },
   quota: number,
 ): RateLimiter {
-  const windowSeconds = 60;
   return {
-    policy: { quota, windowSeconds },
+    quota,
     take: async (client) => {
       const { success } = await counter.limit({ key: client });
-      return { allowed: success, resetSeconds: windowSeconds };
+      return { allowed: success, resetSeconds: WINDOW_SECONDS };
     },
   };
 }
@@ -43,18 +34,15 @@ export function bindingLimiter(
 /** The policy's name in the headers (draft-ietf-httpapi-ratelimit-headers). */
 const POLICY = '"lists"';
 
-/**
- * A window of `policy.windowSeconds` that opens with a client's first request. Clients whose
- * window has passed are forgotten once a window, so only those seen lately are held.
- */
-export function fixedWindowLimiter(policy: RatePolicy, now = () => Date.now()): RateLimiter {
-  const windowMs = policy.windowSeconds * 1000;
+/** Windows that open at a client's first request; those passed are forgotten once a window. */
+export function fixedWindowLimiter(quota: number): RateLimiter {
+  const windowMs = WINDOW_SECONDS * 1000;
   const windows = new Map<string, { readonly start: number; count: number }>();
-  let sweptAt = now();
+  let sweptAt = Date.now();
   return {
-    policy,
+    quota,
     take(client) {
-      const at = now();
+      const at = Date.now();
       if (at - sweptAt >= windowMs) {
         for (const [held, { start }] of windows) if (at - start >= windowMs) windows.delete(held);
         sweptAt = at;
@@ -65,26 +53,20 @@ export function fixedWindowLimiter(policy: RatePolicy, now = () => Date.now()): 
         windows.set(client, window);
       }
       const resetSeconds = Math.max(1, Math.ceil((window.start + windowMs - at) / 1000));
-      if (window.count >= policy.quota) return { allowed: false, remaining: 0, resetSeconds };
+      if (window.count >= quota) return { allowed: false, remaining: 0, resetSeconds };
       window.count += 1;
-      return { allowed: true, remaining: policy.quota - window.count, resetSeconds };
+      return { allowed: true, remaining: quota - window.count, resetSeconds };
     },
   };
 }
 
-/**
- * Counts a list creation by `client` (none where the host cannot tell clients apart): the
- * headers of its answer, or a 429 that says when to retry.
- */
-export async function admitCreation(
-  limiter: RateLimiter,
-  client: string | undefined,
-): Promise<Record<string, string>> {
+/** Counts a list creation by `client`, if known: its answer's headers, or a 429 with a retry. */
+export async function admitCreation(limiter: RateLimiter, client: string | undefined) {
   if (client === undefined) return {};
-  const { quota, windowSeconds } = limiter.policy;
+  const { quota } = limiter;
   const { allowed, remaining, resetSeconds } = await limiter.take(client);
   const headers: Record<string, string> = {
-    'ratelimit-policy': `${POLICY};q=${quota};w=${windowSeconds}`,
+    'ratelimit-policy': `${POLICY};q=${quota};w=${WINDOW_SECONDS}`,
   };
   if (allowed) {
     if (remaining !== undefined) headers.ratelimit = `${POLICY};r=${remaining};t=${resetSeconds}`;
@@ -94,7 +76,7 @@ export async function admitCreation(
   headers['retry-after'] = String(resetSeconds);
   throw new HttpProblem(
     429,
-    `Too many lists made from this address: at most ${quota} every ${windowSeconds} seconds ` +
+    `Too many lists made from this address: at most ${quota} every ${WINDOW_SECONDS} seconds ` +
       `(limits.listsPerMinute). Retry in ${resetSeconds} seconds; nothing was made.`,
     { headers },
   );
@@ -106,17 +88,14 @@ const STREAM_RETRY_SECONDS = 30;
 /** The open event streams of each client, across every list this process serves. */
 export class OpenStreamsPerClient {
   readonly #open = new Map<string, number>();
-  readonly #max: number;
 
-  constructor(max: number) {
-    this.#max = max;
-  }
+  constructor(private readonly max: number) {}
 
   /** Holds a place for a stream of `client`'s, or refuses with 429; the function frees it, once. */
   take(client: string | undefined): () => void {
     if (client === undefined) return () => {};
     const open = this.#open.get(client) ?? 0;
-    if (open >= this.#max) {
+    if (open >= this.max) {
       throw new HttpProblem(
         429,
         `This address has ${open} event streams open, the most allowed ` +

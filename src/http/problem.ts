@@ -62,8 +62,3 @@ export function methodNotAllowed(allow: string) {
     });
   };
 }
-
-/** Escapes a key for use as one JSON Pointer segment (RFC 6901). */
-export function pointerTo(key: string): string {
-  return '/' + key.replaceAll('~', '~0').replaceAll('/', '~1');
-}

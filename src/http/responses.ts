@@ -33,17 +33,14 @@ export function isApiPath(pathname: string): boolean {
  * sharing keys above all) made V8 build them the slow way (4.5 µs for a preflight's, vs 0.05).
  */
 export class Responses {
-  readonly #ResponseImpl: typeof Response;
-  readonly requestId: string;
-
-  constructor(ResponseImpl: typeof Response, requestId: string) {
-    this.#ResponseImpl = ResponseImpl;
-    this.requestId = requestId;
-  }
+  constructor(
+    private readonly ResponseImpl: typeof Response,
+    readonly requestId: string,
+  ) {}
 
   /** A JSON answer under `/api/`, `body` already serialised (and perhaps encoded). */
   apiJson(status: number, body: string | Uint8Array, extra?: HeaderRecord): Response {
-    return new this.#ResponseImpl(body as BodyInit, {
+    return new this.ResponseImpl(body as BodyInit, {
       status,
       headers: this.#api(JSON_TYPE, extra),
     });
@@ -51,25 +48,25 @@ export class Responses {
 
   /** A body-less answer under `/api/` (204, 304). */
   apiEmpty(status: number, extra?: HeaderRecord): Response {
-    return new this.#ResponseImpl(null, { status, headers: this.#api(undefined, extra) });
+    return new this.ResponseImpl(null, { status, headers: this.#api(undefined, extra) });
   }
 
   /** The problem's `instance` is the request's id, so a user can quote it. */
   problem(problem: HttpProblem, api: boolean): Response {
     const extra = problem.extras.headers;
     const headers = api ? this.#api(PROBLEM_TYPE, extra) : this.#outsideApi(PROBLEM_TYPE, extra);
-    return new this.#ResponseImpl(JSON.stringify(problem.toBody(this.requestId)), {
+    return new this.ResponseImpl(JSON.stringify(problem.toBody(this.requestId)), {
       status: problem.status,
       headers,
     });
   }
 
   json(status: number, body: string): Response {
-    return new this.#ResponseImpl(body, { status, headers: this.#outsideApi(JSON_TYPE) });
+    return new this.ResponseImpl(body, { status, headers: this.#outsideApi(JSON_TYPE) });
   }
 
   text(status: number, body: string): Response {
-    return new this.#ResponseImpl(body, { status, headers: this.#outsideApi(TEXT_TYPE) });
+    return new this.ResponseImpl(body, { status, headers: this.#outsideApi(TEXT_TYPE) });
   }
 
   /** The open event stream, which proxies must pass on unbuffered; its channel makes the body. */
@@ -89,7 +86,7 @@ export class Responses {
 
   /** A file's bytes, with its `contentType` after `headers`. */
   bytes(body: Uint8Array, headers: HeaderRecord, contentType: string): Response {
-    return new this.#ResponseImpl(body as Uint8Array<ArrayBuffer>, {
+    return new this.ResponseImpl(body as Uint8Array<ArrayBuffer>, {
       status: 200,
       headers: { 'x-request-id': this.requestId, ...headers, 'content-type': contentType },
     });
@@ -100,7 +97,7 @@ export class Responses {
     if (response.body === null) return response;
     const length = (await response.arrayBuffer()).byteLength;
     const headers = { ...Object.fromEntries(response.headers), 'content-length': String(length) };
-    return new this.#ResponseImpl(null, { status: response.status, headers });
+    return new this.ResponseImpl(null, { status: response.status, headers });
   }
 
   #api(contentType: string | undefined, extra?: HeaderRecord): Record<string, string> {

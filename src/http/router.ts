@@ -3,7 +3,6 @@ import { HttpProblem, serverFailure } from './problem.ts';
 import { requestIdOf } from './request.ts';
 import { isApiPath, Responses } from './responses.ts';
 
-/** The router of the routes: each route is handed the request and the makers of its answers. */
 export type Routes = RouterType<IRequest, [Responses]>;
 
 /** Answers `request`; a host that logs each request's id decides it first, with `requestIdOf`. */
@@ -45,30 +44,15 @@ export function createHandler(
   };
 }
 
-type RouteHandler = (request: IRequest, responses: Responses) => unknown;
-interface Route {
-  readonly pattern: RegExp;
-  readonly handlers: readonly RouteHandler[];
-  readonly path: string | undefined;
-}
-
 /** Paths `new URL` keeps as they are: no dot segments, escapes, or characters it would encode. */
 const PLAIN_PATH = /^\/[\w\-~/]*$/;
 
-/**
- * The router's public `routes`, matched as its `fetch` matches them (test/route-table.test.ts),
- * but faster (docs/dependencies.md): the URL is parsed only when `pathFinder` must, only the
- * request's method's routes are tried, and `request.query`, which no route reads, is not filled.
- */
+/** The router's `routes` matched as its `fetch` matches them, but faster (docs/dependencies.md). */
 export function routeTable(entries: readonly RouteEntry<IRequest, [Responses]>[]) {
-  const routesFor = (method: string): Route[] =>
+  const routesFor = (method: string) =>
     entries
       .filter(([other]) => other === method || other === 'ALL')
-      .map(([, pattern, handlers, path]) => ({
-        pattern,
-        handlers: handlers as RouteHandler[],
-        path,
-      }));
+      .map(([, pattern, handlers, path]) => ({ pattern, handlers, path }));
   const anyMethod = routesFor('ALL');
   const byMethod = new Map(entries.map(([method]) => [method, routesFor(method)]));
   const pathOfUrl = pathFinder();

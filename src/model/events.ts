@@ -9,34 +9,19 @@ export interface SnapshotEvent {
   readonly todos: readonly Todo[];
 }
 
-/** One successful change of an item; for `deleted`, the item as it was. */
-interface TodoChange {
-  readonly type: 'created' | 'updated' | 'deleted';
-  readonly id: string;
-  readonly todo: Todo;
-}
-
-/** A named list got a new title; its data is the list as `GET /api/lists/{id}` gives it. */
-interface ListRenamed {
-  readonly type: 'list-renamed';
-  readonly id: string;
-  readonly list: ListInfo;
-}
-
 /** Every change a list's stream tells, in its order: each has an id a client may resume after. */
-export type ChangeEvent = TodoChange | ListRenamed;
-
-/** A named list was deleted: its streams' last event, with no id, as nothing is left to resume. */
-interface ListDeleted {
-  readonly type: 'list-deleted';
-  readonly list: ListInfo;
-}
+export type ChangeEvent =
+  // For `deleted`, the item as it was.
+  | { readonly type: 'created' | 'updated' | 'deleted'; readonly id: string; readonly todo: Todo }
+  // The list as `GET /api/lists/{id}` gives it.
+  | { readonly type: 'list-renamed'; readonly id: string; readonly list: ListInfo };
 
 /** The events that carry an id: a snapshot, or a change after which a client may resume. */
 export type IdentifiedEvent = SnapshotEvent | ChangeEvent;
 
-export type LiveEvent = IdentifiedEvent | ListDeleted;
-export type LiveEventType = LiveEvent['type'];
+/** A named list's deletion is its streams' last event, with no id: nothing is left to resume. */
+type LiveEvent = IdentifiedEvent | { readonly type: 'list-deleted'; readonly list: ListInfo };
+type LiveEventType = LiveEvent['type'];
 
 export const LIVE_EVENT_TYPES: readonly LiveEventType[] = [
   'snapshot',
@@ -47,19 +32,13 @@ export const LIVE_EVENT_TYPES: readonly LiveEventType[] = [
   'list-deleted',
 ];
 
-/** Where an event id stands: the list's run (a new one when it starts again), and its place. */
-export interface EventPlace {
-  readonly run: string;
-  readonly sequence: number;
-}
-
-/** The id of the event at `sequence` in `run`, which is also the list's version and ETag then. */
-export function eventIdOf({ run, sequence }: EventPlace): string {
+/** The id of the event at `sequence` in a `run` of the list's: also its version and ETag then. */
+export function eventIdOf({ run, sequence }: { run: string; sequence: number }): string {
   return `${run}.${sequence}`;
 }
 
 /** The place an id names, or undefined for an id this protocol did not write. */
-export function placeOfEventId(id: string): EventPlace | undefined {
+export function placeOfEventId(id: string): { run: string; sequence: number } | undefined {
   const match = /^([^.]+)\.(0|[1-9][0-9]{0,14})$/.exec(id);
   return match ? { run: match[1]!, sequence: Number(match[2]) } : undefined;
 }
@@ -88,20 +67,15 @@ export function readLiveEvent(type: string, id: string, data: string): LiveEvent
   } catch {
     return undefined;
   }
-  switch (type) {
-    case 'snapshot':
-      return Array.isArray(value) && value.every(isTodo) ? { type, id, todos: value } : undefined;
-    case 'created':
-    case 'updated':
-    case 'deleted':
-      return isTodo(value) ? { type, id, todo: value } : undefined;
-    case 'list-renamed':
-      return isListInfo(value) ? { type, id, list: value } : undefined;
-    case 'list-deleted':
-      return isListInfo(value) ? { type, list: value } : undefined;
-    default:
-      return undefined;
+  if (type === 'snapshot') {
+    return Array.isArray(value) && value.every(isTodo) ? { type, id, todos: value } : undefined;
   }
+  if (type === 'created' || type === 'updated' || type === 'deleted') {
+    return isTodo(value) ? { type, id, todo: value } : undefined;
+  }
+  if (type === 'list-renamed') return isListInfo(value) ? { type, id, list: value } : undefined;
+  if (type === 'list-deleted') return isListInfo(value) ? { type, list: value } : undefined;
+  return undefined;
 }
 
 /**

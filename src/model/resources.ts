@@ -8,7 +8,6 @@ export interface Todo {
   readonly completed: boolean;
 }
 
-/** What a client sets on an item. */
 export type TodoFields = Omit<Todo, 'id'>;
 
 /** A named list's edit id and title, as the service keeps them. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AssetSource } from '../../api/static-files.ts';
+import type { AssetSource } from '../../api/site.ts';
 
 /** The project root, the same from `src/hosts/node` and from its build in `dist/hosts/node`. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -1,4 +1,4 @@
-import type { AssetSource } from '../../api/static-files.ts';
+import type { AssetSource } from '../../api/site.ts';
 import { createApp } from '../../app.ts';
 import { ConfigError } from '../../config.ts';
 import { firstBytes, readRest } from '../../http/body.ts';
