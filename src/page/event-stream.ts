@@ -1,13 +1,13 @@
 import { LAST_EVENT_ID_PARAM, LIVE_EVENT_TYPES, RECONNECT_DELAY_MS } from '../model/events.ts';
 import { readLiveEvent, type IdentifiedEvent } from '../model/events.ts';
 import type { ListPaths } from '../model/resources.ts';
-import { EventOrder } from './event-order.ts';
 
 const MAX_RECONNECT_DELAY_MS = 30_000;
 
 /** The state of the list's stream; `gone`: the list was deleted or never existed, for good. */
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'gone';
 
+/** Hears the events and states of the stream; told `gone`, it closes the stream. */
 export interface LiveFeedListener {
   event(event: IdentifiedEvent): void;
   state(state: ConnectionState): void;
@@ -20,15 +20,6 @@ export interface FeedList {
   readonly exists?: () => Promise<boolean>;
 }
 
-/** The list's events and the state of the stream that brings them, for one tab. */
-export interface LiveFeed {
-  /** Whether this tab holds the list's stream: the one tab that sends the list's queued edits. */
-  readonly leads: boolean;
-  start(): void;
-  /** The list is gone, as a request of this tab found: stops, and tells the other tabs. */
-  end(): void;
-}
-
 /**
  * One `EventSource` on the list. A dropped one reconnects by itself with `Last-Event-ID`, so the
  * server replays what was missed; a refused one (an HTTP error) gives up, so a new one is opened
@@ -39,7 +30,6 @@ export class EventStream {
   #lastEventId: string | undefined;
   #failures = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #ended = false;
 
   constructor(
     private readonly listener: LiveFeedListener,
@@ -59,14 +49,6 @@ export class EventStream {
     clearTimeout(this.#timer);
     this.#source?.close();
     this.#source = undefined;
-  }
-
-  /** Stops for good, in state `gone`: the list was deleted, or never existed. */
-  end(): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    this.close();
-    this.listener.state('gone');
   }
 
   #connect(): void {
@@ -90,8 +72,8 @@ export class EventStream {
       source.addEventListener(type, (message: MessageEvent<string>) => {
         const event = readLiveEvent(type, message.lastEventId, message.data);
         if (event === undefined) return;
-        // Closed at once, before EventSource reconnects to a stream that is no more.
-        if (event.type === 'list-deleted') return this.end();
+        // The listener closes the stream at once, before EventSource reconnects to one no more.
+        if (event.type === 'list-deleted') return this.listener.state('gone');
         this.#lastEventId = event.id;
         this.listener.event(event);
       });
@@ -102,20 +84,10 @@ export class EventStream {
   async #refused(source: EventSource): Promise<void> {
     const exists = await this.list.exists?.().catch(() => true);
     if (this.#source !== source) return;
-    if (exists === false) return this.end();
+    if (exists === false) return this.listener.state('gone');
     this.listener.state('reconnecting');
     const delay = Math.min(RECONNECT_DELAY_MS * 2 ** this.#failures, MAX_RECONNECT_DELAY_MS);
     this.#failures += 1;
     this.#timer = setTimeout(() => this.#connect(), delay);
   }
-}
-
-/** The feed of a tab with a stream of its own, where tabs cannot share one. */
-export function ownLiveFeed(listener: LiveFeedListener, list: FeedList): LiveFeed {
-  const order = new EventOrder((event) => listener.event(event));
-  const stream = new EventStream(
-    { event: (event) => order.accept(event), state: (state) => listener.state(state) },
-    list,
-  );
-  return { leads: true, start: () => stream.open(), end: () => stream.end() };
 }

@@ -1,21 +1,9 @@
 import { RECONNECT_DELAY_MS, type IdentifiedEvent } from '../model/events.ts';
 import { isNotFound, type TodoApi } from './api-client.ts';
 import { EventOrder } from './event-order.ts';
-import { EventStream, ownLiveFeed } from './event-stream.ts';
-import type { ConnectionState, FeedList, LiveFeed, LiveFeedListener } from './event-stream.ts';
+import { EventStream } from './event-stream.ts';
+import type { ConnectionState, FeedList, LiveFeedListener } from './event-stream.ts';
 import { TabLock } from './tab-lock.ts';
-
-/**
- * The feed for this tab: one stream shared by the tabs of the list where the browser can elect
- * a holder, else its own. Over HTTP/1.1, six tabs with a stream each would block a seventh.
- */
-export function openLiveFeed(listener: LiveFeedListener, api: TodoApi, list: FeedList): LiveFeed {
-  // Web Locks exist only in secure contexts (https:, or http: on localhost).
-  if (typeof navigator.locks?.request === 'function' && typeof BroadcastChannel === 'function') {
-    return new SharedLiveFeed(listener, api, navigator.locks, list);
-  }
-  return ownLiveFeed(listener, list);
-}
 
 /** Versioned, so only tabs running this code talk; the list's stream is added: a lock a list. */
 const FEED_NAME = 'todo-live-feed-2';
@@ -27,15 +15,17 @@ type TabMessage =
   | { readonly kind: 'hello' };
 
 /**
- * One stream for the tabs of a list: the tab holding the Web Lock holds it, and relays events
- * and states over a BroadcastChannel; the next holder resumes after the last event it applied.
- * A tab that joins reads the list at once. Any tab that learns the list is gone tells the rest.
+ * The list's events for this tab. Over HTTP/1.1, six tabs with a stream each would block a
+ * seventh: so where the browser can elect a holder, the tabs of a list share one stream. The tab
+ * holding the Web Lock holds it, and relays events and states over a BroadcastChannel; the next
+ * holder resumes after the last event it applied. A tab that joins reads the list at once. Any
+ * tab that learns the list is gone tells the rest. Elsewhere each tab holds a stream of its own.
  */
-class SharedLiveFeed implements LiveFeed {
+export class LiveFeed {
   readonly #order = new EventOrder((event) => this.listener.event(event));
   readonly #stream: EventStream;
   readonly #lock: TabLock;
-  readonly #channel: BroadcastChannel;
+  readonly #channel: BroadcastChannel | undefined;
   /** The shared stream's state, as this tab last saw or heard it. */
   #state: ConnectionState = 'connecting';
   #retry: ReturnType<typeof setTimeout> | undefined;
@@ -43,37 +33,42 @@ class SharedLiveFeed implements LiveFeed {
   constructor(
     private readonly listener: LiveFeedListener,
     private readonly api: TodoApi,
-    locks: LockManager,
     list: FeedList,
   ) {
     const name = `${FEED_NAME} ${list.paths.sse}`;
-    this.#channel = new BroadcastChannel(name);
+    // Web Locks exist only in secure contexts (https:, or http: on localhost).
+    const shared =
+      typeof navigator.locks?.request === 'function' && typeof BroadcastChannel === 'function';
+    this.#channel = shared ? new BroadcastChannel(name) : undefined;
     const relay = {
       event: (event: IdentifiedEvent) => {
         this.#order.accept(event);
-        this.#channel.postMessage({ kind: 'event', event } satisfies TabMessage);
+        this.#channel?.postMessage({ kind: 'event', event } satisfies TabMessage);
       },
       state: (state: ConnectionState) => this.#tell(state),
     };
     this.#stream = new EventStream(relay, list);
-    this.#lock = new TabLock(locks, name, {
+    this.#lock = new TabLock(shared ? navigator.locks : undefined, name, {
       lead: () => {
         if (this.#state !== 'gone') this.#stream.open(this.#order.lastId);
       },
       follow: () => {
-        this.#channel.postMessage({ kind: 'hello' } satisfies TabMessage);
+        this.#channel?.postMessage({ kind: 'hello' } satisfies TabMessage);
         this.#readList();
       },
     });
   }
 
+  /** Whether this tab holds the list's stream: the one tab that sends the list's queued edits. */
   get leads(): boolean {
     return this.#lock.held;
   }
 
   start(): void {
     this.listener.state('connecting');
-    this.#channel.onmessage = ({ data }: MessageEvent<TabMessage>) => this.#receive(data);
+    this.#channel?.addEventListener('message', ({ data }: MessageEvent<TabMessage>) =>
+      this.#receive(data),
+    );
     // A frozen tab, or one in the back/forward cache, runs no code: it lets another tab hold
     // the stream, and on coming back joins again and catches up.
     document.addEventListener('freeze', () => this.#pause());
@@ -83,6 +78,7 @@ class SharedLiveFeed implements LiveFeed {
     this.#join();
   }
 
+  /** The list is gone, as a request of this tab found: stops, and tells the other tabs. */
   end(): void {
     this.#tell('gone');
   }
@@ -106,14 +102,14 @@ class SharedLiveFeed implements LiveFeed {
       // Any tab may be the one that learns the list is gone; the rest is the holder's word.
       if (message.state === 'gone' || !this.#lock.held) this.#setState(message.state);
     } else if (this.#lock.held || this.#state === 'gone') {
-      this.#channel.postMessage({ kind: 'state', state: this.#state } satisfies TabMessage);
+      this.#channel?.postMessage({ kind: 'state', state: this.#state } satisfies TabMessage);
     }
   }
 
   #tell(state: ConnectionState): void {
     if (this.#state === 'gone') return;
     this.#setState(state);
-    this.#channel.postMessage({ kind: 'state', state } satisfies TabMessage);
+    this.#channel?.postMessage({ kind: 'state', state } satisfies TabMessage);
   }
 
   #setState(state: ConnectionState): void {

@@ -3,7 +3,7 @@ import { TodoController } from './controller.ts';
 import { EditSync } from './edit-sync.ts';
 import { ListController } from './list-controller.ts';
 import { ListView } from './list-view.ts';
-import { openLiveFeed } from './live-feed.ts';
+import { LiveFeed } from './live-feed.ts';
 import { TodoModel } from './model.ts';
 import { EditQueue } from './offline-queue.ts';
 import { LastSeen } from './page-database.ts';
@@ -32,7 +32,7 @@ const lists = new ListController(
   () => feed.end(),
   (editable) => todos.allowEdits(editable),
 );
-const feed = openLiveFeed(
+const feed = new LiveFeed(
   {
     event: (event) => {
       todos.receive(event);

@@ -2,7 +2,7 @@ import { BY_LIST, EDITS, result, transaction } from './page-database.ts';
 import type { Edit } from './pending-edit.ts';
 
 /** An edit as stored: `seq` orders the edits of all tabs, `list` says whose they are. */
-type StoredEdit = Edit & { readonly seq: number; readonly list: string };
+export type StoredEdit = Edit & { readonly seq: number; readonly list: string };
 
 /** What the tabs of a list tell each other about its queue. */
 type QueueMessage =

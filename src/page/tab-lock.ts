@@ -5,13 +5,16 @@ interface TabLockHolder {
   follow(): void;
 }
 
-/** A Web Lock one tab holds at a time; when it closes or crashes, the next tab waiting gets it. */
+/**
+ * A Web Lock one tab holds at a time; when it closes or crashes, the next tab waiting gets it.
+ * Without Web Locks (`locks` undefined) every tab holds its own.
+ */
 export class TabLock {
   #release: (() => void) | undefined;
   #waiting: AbortController | undefined;
 
   constructor(
-    private readonly locks: LockManager,
+    private readonly locks: LockManager | undefined,
     private readonly name: string,
     private readonly holder: TabLockHolder,
   ) {}
@@ -23,6 +26,7 @@ export class TabLock {
   /** Takes the lock if it is free; else tells the holder to follow and queues for it. */
   join(): void {
     if (this.#release !== undefined || this.#waiting !== undefined) return;
+    if (this.locks === undefined) return void this.#hold();
     this.locks
       .request(this.name, { ifAvailable: true }, (lock) => {
         if (lock !== null) return this.#hold();
@@ -45,7 +49,7 @@ export class TabLock {
     if (this.#waiting !== undefined) return;
     const waiting = (this.#waiting = new AbortController());
     this.locks
-      .request(this.name, { signal: waiting.signal }, () => {
+      ?.request(this.name, { signal: waiting.signal }, () => {
         this.#waiting = undefined;
         return this.#hold();
       })
