@@ -1,34 +1,24 @@
 import { ListApi, listOfPath, TodoApi } from './api-client.ts';
 import { TodoController } from './controller.ts';
-import { EditSync } from './edit-sync.ts';
 import { ListController } from './list-controller.ts';
-import { ListView } from './list-view.ts';
 import { LiveFeed } from './live-feed.ts';
-import { TodoModel } from './model.ts';
-import { EditQueue } from './offline-queue.ts';
-import { LastSeen } from './page-database.ts';
-import { TodoView } from './view.ts';
+import { StatusView } from './status-view.ts';
 
 const { id: listId, paths } = listOfPath(location.pathname);
 const todoApi = new TodoApi(paths);
 const listApi = new ListApi();
-const todoView = new TodoView();
-const queue = new EditQueue(listId ?? '', {
-  changed: () => todos.editsChanged(),
-  notApplied: (notice) => todoView.showNotice(notice),
-});
-const offline = {
-  queue,
-  lastSeen: new LastSeen(listId ?? ''),
-  sync: new EditSync(queue, todoApi, () => feed.leads && todos.open),
-};
-const model = new TodoModel(() => queue.edits);
-const todos = new TodoController(todoApi, model, todoView, offline, () => lists.check());
+const status = new StatusView();
+const todos = new TodoController(
+  listId ?? '',
+  todoApi,
+  status,
+  () => feed.leads,
+  () => lists.check(),
+);
 const lists = new ListController(
   listId,
   listApi,
-  new ListView(),
-  todoView,
+  status,
   () => feed.end(),
   (editable) => todos.allowEdits(editable),
 );
@@ -49,8 +39,6 @@ const feed = new LiveFeed(
 todos.start();
 lists.start();
 feed.start();
-void offline.lastSeen.read().then((seen) => seen && todos.showLastSeen(seen));
-queue.start().catch((error: unknown) => todoView.showProblem(error));
 keepPageFiles();
 
 /** Registers the service worker, and names it the files loaded before it took control. */

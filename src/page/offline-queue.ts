@@ -1,5 +1,5 @@
 import { BY_LIST, EDITS, result, transaction } from './page-database.ts';
-import type { Edit } from './pending-edit.ts';
+import type { Edit } from './model.ts';
 
 /** An edit as stored: `seq` orders the edits of all tabs, `list` says whose they are. */
 export type StoredEdit = Edit & { readonly seq: number; readonly list: string };
