@@ -27,23 +27,16 @@ export class EditSync {
     clearTimeout(this.#timer);
     this.#running = true;
     this.#again = false;
-    const sentAll = await this.#sendQueued().catch(() => false);
-    this.#running = false;
-    if (sentAll === false) this.#retryLater();
-    else if (sentAll && this.#again) void this.run();
-  }
-
-  /**
-   * True once at the end of the queue, false to try again later (an edit not reached, failed, or
-   * still being handled as the same create), undefined when this tab may no longer send.
-   */
-  async #sendQueued(): Promise<boolean | undefined> {
-    for (let edit = this.queue.next; edit !== undefined; edit = this.queue.next) {
-      if (!this.maySend()) return undefined;
-      if (!(await this.#send(edit))) return false;
-      this.#failures = 0;
+    try {
+      for (let edit = this.queue.next; edit && this.maySend(); edit = this.queue.next) {
+        // Not sent: not reached, failed, or still being handled as the same create.
+        if (!(await this.#send(edit).catch(() => false))) return this.#retryLater();
+        this.#failures = 0;
+      }
+    } finally {
+      this.#running = false;
     }
-    return true;
+    if (this.#again) void this.run();
   }
 
   #retryLater(): void {

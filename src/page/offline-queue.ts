@@ -109,8 +109,8 @@ export class EditQueue {
   }
 
   async #reload(): Promise<void> {
-    const stored = await transaction(EDITS, 'readonly', (store) => this.#read(store));
-    this.#edits = stored.sort((a, b) => a.seq - b.seq);
+    // An index gives its records in the order of their keys: here, as made.
+    this.#edits = await transaction(EDITS, 'readonly', (store) => this.#read(store));
     this.listener.changed();
   }
 
