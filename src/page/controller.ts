@@ -66,12 +66,8 @@ export class TodoController {
         for (const todo of model.shown()) if (todo.completed) this.#make(model.remove(todo.id));
       },
     });
-    const filter = (): void => {
-      model.filterBy(location.hash);
-      this.#render();
-    };
-    addEventListener('hashchange', filter);
-    filter();
+    addEventListener('hashchange', () => this.#render());
+    this.#render();
     this.status.showConnection(this.#stream);
     void this.#lastSeen.read().then((seen) => {
       // Shown unless the feed has given a newer list.
@@ -130,7 +126,7 @@ export class TodoController {
   #render(): void {
     this.status.showPending(this.#queue.kept);
     if (this.#stream.state === 'gone') return;
-    this.#items.render(this.#model.state(), this.#editable);
+    this.#items.render(this.#model.shown(), this.#editable);
   }
 
   /** Sends `edit` now if the service is reachable and nothing waits before it; else queues it. */

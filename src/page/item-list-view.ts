@@ -1,5 +1,11 @@
 import { element, find } from './dom.ts';
-import { FILTER_HASHES, type ListState, type ShownTodo } from './model.ts';
+import type { ShownTodo } from './model.ts';
+
+/** What the filters' URL hashes let through; any other hash shows all. */
+const FILTERS: Readonly<Record<string, (todo: ShownTodo) => boolean>> = {
+  '#/active': (todo) => !todo.completed,
+  '#/completed': (todo) => todo.completed,
+};
 
 interface ViewHandlers {
   toggle(id: string, completed: boolean): void;
@@ -58,21 +64,25 @@ export class ItemListView {
     });
   }
 
-  render(state: ListState, editable: boolean): void {
-    this.#renderItems(state.visible, editable);
-    this.#main.hidden = this.#footer.hidden = state.total === 0;
-    this.#toggleAll.checked = state.total > 0 && state.completed === state.total;
+  /** Shows those of `todos` that the URL's filter lets through, and the controls around them. */
+  render(todos: readonly ShownTodo[], editable: boolean): void {
+    const hash = Object.hasOwn(FILTERS, location.hash) ? location.hash : '#/';
+    this.#renderItems(todos.filter(FILTERS[hash] ?? (() => true)), editable);
+    const completed = todos.filter((todo) => todo.completed).length;
+    const active = todos.length - completed;
+    this.#main.hidden = this.#footer.hidden = todos.length === 0;
+    this.#toggleAll.checked = todos.length > 0 && completed === todos.length;
     for (const part of [this.#toggleAll, this.#toggleAllLabel]) part.hidden = !editable;
     this.#toggleAll.disabled = !editable;
-    const active = element('strong', { textContent: String(state.active) });
-    this.#count.replaceChildren(active, ` ${state.active === 1 ? 'item' : 'items'} left`);
+    const count = element('strong', { textContent: String(active) });
+    this.#count.replaceChildren(count, ` ${active === 1 ? 'item' : 'items'} left`);
     for (const link of this.#filters) {
-      const selected = link.getAttribute('href') === FILTER_HASHES[state.filter];
+      const selected = link.getAttribute('href') === hash;
       link.classList.toggle('selected', selected);
       if (selected) link.setAttribute('aria-current', 'page');
       else link.removeAttribute('aria-current');
     }
-    this.#clearCompleted.hidden = !editable || state.completed === 0;
+    this.#clearCompleted.hidden = !editable || completed === 0;
   }
 
   /** The list is gone: hides the items, ending any edit unsaved, and the controls. */

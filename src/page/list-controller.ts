@@ -1,7 +1,6 @@
 import type { IdentifiedEvent } from '../model/events.ts';
 import { listPageOf } from '../model/resources.ts';
 import { isNotFound, type ListApi } from './api-client.ts';
-import { LinkCopier } from './copy-link.ts';
 import { find } from './dom.ts';
 import type { ConnectionState } from './event-stream.ts';
 import { ListTitle } from './list-title.ts';
@@ -22,7 +21,6 @@ export class ListController {
   readonly #copyViewLink = find<HTMLButtonElement>(document, '.copy-view-link');
   readonly #viewOnly = find<HTMLElement>(document, '.view-only');
   readonly #deleteList = find<HTMLButtonElement>(document, '.delete-list');
-  readonly #link = new LinkCopier();
   readonly #goneNotice = find<HTMLElement>(document, '.list-gone');
   #gone = false;
   /** The named list's view id, once known: the page's own id if it is a view-only page. */
@@ -32,7 +30,7 @@ export class ListController {
   constructor(
     private readonly listId: string | undefined,
     private readonly api: ListApi,
-    private readonly problems: StatusView,
+    private readonly status: StatusView,
     private readonly end: () => void,
     private readonly allowEdits: (editable: boolean) => void,
   ) {}
@@ -47,10 +45,13 @@ export class ListController {
   start(): void {
     const { listId } = this;
     this.#newList.addEventListener('click', () => this.#createList());
-    this.#copyLink.addEventListener('click', () => listId && this.#link.copy(listPageOf(listId)));
+    this.#copyLink.addEventListener(
+      'click',
+      () => listId && this.status.copyLink(listPageOf(listId)),
+    );
     this.#copyViewLink.addEventListener('click', () => {
       if (this.#editable && this.#viewId !== undefined) {
-        void this.#link.copy(listPageOf(this.#viewId), 'View-only link');
+        void this.status.copyLink(listPageOf(this.#viewId), 'View-only link');
       }
     });
     this.#deleteList.addEventListener('click', () => this.#delete());
@@ -83,7 +84,7 @@ export class ListController {
     this.#gone = true;
     const parts = [this.#titleField, this.#copyLink, this.#copyViewLink, this.#deleteList];
     for (const part of [...parts, this.#viewOnly]) part.hidden = true;
-    this.#link.hide();
+    this.status.hideLink();
     this.#goneNotice.hidden = false;
     document.title = `No such list · ${PAGE_TITLE}`;
   }
@@ -134,7 +135,7 @@ export class ListController {
       (list) => location.assign(listPageOf(list.id)),
       (error: unknown) => {
         this.#newList.disabled = false;
-        this.problems.showProblem(error);
+        this.status.showProblem(error);
       },
     );
   }
@@ -145,7 +146,7 @@ export class ListController {
     if (this.listId === undefined || !this.#editable || this.#gone || unchanged) return;
     this.api.rename(this.listId, title).then(
       (saved) => {
-        this.problems.clearProblem();
+        this.status.clearProblem();
         this.#showTitle(saved.title, saved.version);
       },
       (error: unknown) => {
@@ -164,6 +165,6 @@ export class ListController {
   /** A request on the list itself failed; on its route, a 404 says the list is gone. */
   #failed(error: unknown): void {
     if (isNotFound(error)) this.end();
-    else this.problems.showProblem(error);
+    else this.status.showProblem(error);
   }
 }

@@ -34,31 +34,13 @@ export type Edit =
 /** An item as the page shows it: `pending` while an edit of it waits to be sent. */
 export type ShownTodo = Todo & { readonly pending?: boolean };
 
-type Filter = 'all' | 'active' | 'completed';
-
-export const FILTER_HASHES: Readonly<Record<Filter, string>> = {
-  all: '#/',
-  active: '#/active',
-  completed: '#/completed',
-};
-
-export interface ListState {
-  readonly filter: Filter;
-  /** The items the filter lets through, in the list's order. */
-  readonly visible: readonly ShownTodo[];
-  readonly total: number;
-  readonly active: number;
-  readonly completed: number;
-}
-
-/** The list as the service last told it, the edits that wait on top, and the filter. */
+/** The list as the service last told it, and the edits that wait on top. */
 export class TodoModel {
   /** A Map keeps the order of the server's list, an update keeping an item's place. */
   readonly #items = new Map<string, Todo>();
   /** The versions of the items changed since the last snapshot, which gives none. */
   readonly #versions = new Map<string, string>();
   #version: string | undefined;
-  #filter: Filter = 'all';
 
   /** `waiting` gives the edits not sent, and those landed that the list may not show yet. */
   constructor(private readonly waiting: () => readonly Edit[]) {}
@@ -83,17 +65,11 @@ export class TodoModel {
     }
   }
 
-  /** Shows what the URL `hash` names; any other hash shows all. */
-  filterBy(hash: string): void {
-    const filters = Object.keys(FILTER_HASHES) as Filter[];
-    this.#filter = filters.find((filter) => FILTER_HASHES[filter] === hash) ?? 'all';
-  }
-
   all(): Todo[] {
     return [...this.#items.values()];
   }
 
-  /** The items as shown, unfiltered: the list's, with the edits it does not show yet on top. */
+  /** The items as shown: the list's, with the edits it does not show yet on top. */
   shown(): ShownTodo[] {
     const items = new Map<string, ShownTodo>(this.#items);
     for (const edit of this.waiting()) {
@@ -109,15 +85,6 @@ export class TodoModel {
       }
     }
     return [...items.values()];
-  }
-
-  state(): ListState {
-    const all = this.shown();
-    const completed = all.filter((todo) => todo.completed).length;
-    const filter = this.#filter;
-    const visible =
-      filter === 'all' ? all : all.filter((todo) => todo.completed === (filter === 'completed'));
-    return { filter, visible, total: all.length, active: all.length - completed, completed };
   }
 
   /** Whether the list shows what `edit` did: a delete once the item is gone, else once as late. */

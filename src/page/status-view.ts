@@ -10,14 +10,19 @@ export interface StreamInfo {
   lastEventId?: string;
 }
 
-/** The lines below the list: the connection, the last problem, the edits kept, and notices. */
+const COPIED_MS = 3000;
+
+/** The lines that say how things went: the connection, problems, edits kept, links copied. */
 export class StatusView {
   readonly #connection = find<HTMLElement>(document, '.connection-status');
   readonly #problem = find<HTMLElement>(document, '.problem');
   readonly #pending = find<HTMLElement>(document, '.pending-status');
   readonly #notice = find<HTMLElement>(document, '.edit-notice');
+  readonly #copyStatus = find<HTMLElement>(document, '.copy-status');
+  readonly #linkField = find<HTMLInputElement>(document, '.list-link');
   /** The problem shown came from not reaching the service. */
   #transientProblem = false;
+  #copyTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** Says when the list may be out of date; its data attributes show the stream to tests. */
   showConnection(info: Readonly<StreamInfo>): void {
@@ -55,5 +60,33 @@ export class StatusView {
   showNotice(notice: string | undefined): void {
     if (notice === undefined) this.#notice.replaceChildren();
     else this.#notice.append(element('span', { textContent: `${notice} ` }));
+  }
+
+  /** Copies the link to `path` (`which`); without a clipboard, or refused, shows it to copy. */
+  async copyLink(path: string, which = 'Link'): Promise<void> {
+    const url = new URL(path, location.href).href;
+    try {
+      await navigator.clipboard.writeText(url);
+      this.#linkField.hidden = true;
+      this.#sayCopy(`${which} copied`, COPIED_MS);
+    } catch {
+      this.#linkField.value = url;
+      this.#linkField.hidden = false;
+      this.#linkField.focus();
+      this.#linkField.select();
+      this.#sayCopy(`Copy the ${which.toLowerCase()} from the field`);
+    }
+  }
+
+  /** The list is gone: no link to copy. */
+  hideLink(): void {
+    this.#linkField.hidden = true;
+    this.#sayCopy('');
+  }
+
+  #sayCopy(text: string, forMs?: number): void {
+    clearTimeout(this.#copyTimer);
+    this.#copyStatus.textContent = text;
+    if (forMs !== undefined) this.#copyTimer = setTimeout(() => this.#sayCopy(''), forMs);
   }
 }
