@@ -13,7 +13,6 @@ export interface LiveFeedListener {
   state(state: ConnectionState): void;
 }
 
-/** The list a feed follows. */
 export interface FeedList {
   readonly paths: ListPaths;
   /** Whether the list is there (see `ListApi.exists`); absent for the default list. */
@@ -27,19 +26,18 @@ export interface FeedList {
  */
 export class EventStream {
   #source: EventSource | undefined;
-  #lastEventId: string | undefined;
   #failures = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
+  /** `lastId` is the id of the last event applied, which the stream resumes after. */
   constructor(
     private readonly listener: LiveFeedListener,
     private readonly list: FeedList,
+    private readonly lastId: () => string | undefined,
   ) {}
 
-  /** Opens the stream, resuming after `lastEventId` when given. */
-  open(lastEventId?: string): void {
+  open(): void {
     this.close();
-    this.#lastEventId = lastEventId;
     this.#failures = 0;
     this.listener.state('connecting');
     this.#connect();
@@ -54,10 +52,9 @@ export class EventStream {
   #connect(): void {
     // On its own retries EventSource sends the newer Last-Event-ID header, which the server
     // prefers to this query.
+    const lastId = this.lastId();
     const query =
-      this.#lastEventId === undefined
-        ? ''
-        : `?${LAST_EVENT_ID_PARAM}=${encodeURIComponent(this.#lastEventId)}`;
+      lastId === undefined ? '' : `?${LAST_EVENT_ID_PARAM}=${encodeURIComponent(lastId)}`;
     const source = new EventSource(`${this.list.paths.sse}${query}`);
     this.#source = source;
     source.addEventListener('open', () => {
@@ -74,7 +71,6 @@ export class EventStream {
         if (event === undefined) return;
         // The listener closes the stream at once, before EventSource reconnects to one no more.
         if (event.type === 'list-deleted') return this.listener.state('gone');
-        this.#lastEventId = event.id;
         this.listener.event(event);
       });
     }

@@ -8,7 +8,6 @@ export class ListTitle {
   #title: string | undefined;
   #version: string | undefined;
 
-  /** The title, or undefined until one arrives. */
   get title(): string | undefined {
     return this.#title;
   }

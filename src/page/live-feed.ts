@@ -50,7 +50,7 @@ export class LiveFeed {
       },
       state: (state: ConnectionState) => this.#tell(state),
     };
-    this.#stream = new EventStream(relay, list);
+    this.#stream = new EventStream(relay, list, () => this.#order.lastId);
     this.#locks = shared ? navigator.locks : undefined;
   }
 
@@ -60,7 +60,6 @@ export class LiveFeed {
   }
 
   start(): void {
-    this.listener.state('connecting');
     this.#channel?.addEventListener('message', ({ data }: MessageEvent<TabMessage>) =>
       this.#receive(data),
     );
@@ -109,7 +108,7 @@ export class LiveFeed {
   #lead(): Promise<void> {
     return new Promise((resolve) => {
       this.#release = resolve;
-      if (this.#state !== 'gone') this.#stream.open(this.#order.lastId);
+      if (this.#state !== 'gone') this.#stream.open();
     });
   }
 
