@@ -33,7 +33,10 @@ export class TodoController {
     private readonly notFound: () => void,
   ) {
     this.#queue = new EditQueue(list, {
-      changed: () => this.#editsChanged(),
+      changed: () => {
+        this.#settle();
+        void this.#sync.run();
+      },
       notApplied: (notice) => status.showNotice(notice),
     });
     this.#lastSeen = new LastSeen(list);
@@ -109,12 +112,6 @@ export class TodoController {
     this.#stream.state = state;
     this.status.showConnection(this.#stream);
     if (state === 'open') void this.#sync.run();
-  }
-
-  /** Edits joined or left the queue, in this tab or another. */
-  #editsChanged(): void {
-    this.#settle();
-    void this.#sync.run();
   }
 
   /** Forgets the edits that landed and that the list shown has caught up with, and renders. */

@@ -48,10 +48,8 @@ function keepPageFiles(): void {
   // A failed registration (storage off, say) leaves the page working online: no news.
   workers.register('/service-worker.js', { type: 'module' }).catch(() => {});
   void workers.ready.then((registration) => {
-    const loaded = performance
-      .getEntriesByType('resource')
-      .map((entry) => entry.name)
-      .filter((url) => new URL(url).origin === location.origin);
+    // The worker keeps only the page's own files: none of another origin, nor the API's.
+    const loaded = performance.getEntriesByType('resource').map((entry) => entry.name);
     registration.active?.postMessage({ keep: [location.href, ...loaded] });
   });
 }
