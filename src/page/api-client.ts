@@ -74,7 +74,6 @@ export class TodoApi {
 /** A named list, with the version at which its title was set (its ETag). */
 type VersionedList = ListResource & { readonly version: string };
 
-/** The page's HTTP client of the lists themselves: make one, read, rename, delete. */
 export class ListApi {
   async create(): Promise<VersionedList> {
     return readList(await send('POST', LISTS_PATH));

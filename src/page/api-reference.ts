@@ -1,10 +1,5 @@
 /** Swagger UI's bundle, loaded by docs.html before this module, defines this global. */
-declare const SwaggerUIBundle: (options: {
-  url: string;
-  dom_id: string;
-  validatorUrl: null;
-  deepLinking: boolean;
-}) => unknown;
+declare const SwaggerUIBundle: (options: object) => unknown;
 
 SwaggerUIBundle({
   url: '/api/openapi.json',

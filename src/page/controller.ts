@@ -1,124 +1,145 @@
 import type { IdentifiedEvent } from '../model/events.ts';
 import { ApiError, isNotFound, type TodoApi } from './api-client.ts';
-import type { EditSync } from './edit-sync.ts';
+import { find } from './dom.ts';
+import { EditSync } from './edit-sync.ts';
 import type { ConnectionState } from './event-stream.ts';
-import type { TodoModel } from './model.ts';
-import type { EditQueue } from './offline-queue.ts';
-import type { LastSeen, SeenList } from './page-database.ts';
-import type { Edit } from './pending-edit.ts';
-import type { StreamInfo, TodoView } from './view.ts';
+import { ItemListView } from './item-list-view.ts';
+import { TodoModel, type Edit } from './model.ts';
+import { EditQueue } from './offline-queue.ts';
+import { LastSeen } from './page-database.ts';
+import type { StatusView, StreamInfo } from './status-view.ts';
 
-/** Wires the items' view to the server and back: an edit is a request online, else queued. */
+/**
+ * The items and the controls that change them. An edit is a request while the service can be
+ * reached; else it is kept on this device, with the list as last seen, and sent later.
+ */
 export class TodoController {
+  readonly #newTodo = find<HTMLInputElement>(document, '.new-todo');
+  readonly #items = new ItemListView();
   readonly #stream: StreamInfo = { state: 'connecting', snapshots: 0, changes: 0 };
+  readonly #model = new TodoModel(() => this.#queue.edits);
+  readonly #queue: EditQueue;
+  readonly #lastSeen: LastSeen;
+  readonly #sync: EditSync;
   /** A view-only page, or one not yet known not to be, makes no edit: the service would refuse. */
   #editable = false;
 
-  /**
-   * `offline` keeps the list and its edits for when the service cannot be reached, and sends
-   * them later; `notFound` hears of an item request answered 404: the list may be gone.
-   */
+  /** `list`: `''` for the default; `leads`: whether this tab sends the queue; `notFound`: a 404. */
   constructor(
+    list: string,
     private readonly api: TodoApi,
-    private readonly model: TodoModel,
-    private readonly view: TodoView,
-    private readonly offline: { queue: EditQueue; lastSeen: LastSeen; sync: EditSync },
+    private readonly status: StatusView,
+    leads: () => boolean,
     private readonly notFound: () => void,
-  ) {}
+  ) {
+    this.#queue = new EditQueue(list, {
+      changed: () => {
+        this.#settle();
+        void this.#sync.run();
+      },
+      notApplied: (notice) => status.showNotice(notice),
+    });
+    this.#lastSeen = new LastSeen(list);
+    this.#sync = new EditSync(this.#queue, api, () => leads() && this.#open);
+  }
 
   /** Whether the list's stream is open: the service is reachable. */
-  get open(): boolean {
+  get #open(): boolean {
     return this.#stream.state === 'open';
   }
 
   start(): void {
-    const { model } = this;
-    this.view.bind({
-      add: (title) => this.#make(model.create(title), () => this.view.restoreNewTodo(title)),
+    const model = this.#model;
+    this.#newTodo.addEventListener('keydown', (event) => {
+      const title = this.#newTodo.value.trim();
+      if (event.key !== 'Enter' || event.isComposing || title === '') return;
+      this.#newTodo.value = '';
+      // A title whose creation failed goes back to the user, unless they typed on meanwhile.
+      this.#make(model.create(title), () => (this.#newTodo.value ||= title));
+    });
+    this.#items.bind({
       toggle: (id, completed) => this.#make(model.update(id, { completed })),
-      remove: (id) => this.#make(model.remove(id)),
       edit: (id, title) =>
         this.#make(title === '' ? model.remove(id) : model.update(id, { title })),
+      remove: (id) => this.#make(model.remove(id)),
       toggleAll: (completed) => {
         for (const todo of model.shown()) this.#make(model.update(todo.id, { completed }));
       },
       clearCompleted: () => {
         for (const todo of model.shown()) if (todo.completed) this.#make(model.remove(todo.id));
       },
-      hashChange: (hash) => {
-        model.filterBy(hash);
-        this.#render();
-      },
     });
-    this.view.showConnection(this.#stream);
+    addEventListener('hashchange', () => this.#render());
+    this.#render();
+    this.status.showConnection(this.#stream);
+    void this.#lastSeen.read().then((seen) => {
+      // Shown unless the feed has given a newer list.
+      if (seen === undefined || model.version !== undefined) return;
+      model.apply({ type: 'snapshot', id: seen.version, todos: seen.todos });
+      this.#render();
+    });
+    this.#queue.start().catch((error: unknown) => this.status.showProblem(error));
   }
 
   /** Whether the page may change the list: told once the page knows which link opened it. */
   allowEdits(editable: boolean): void {
     this.#editable = editable;
-    this.view.allowEdits(editable);
-    this.#render();
-  }
-
-  /** Shows the list as this browser last saw it, unless the feed has given a newer one. */
-  showLastSeen(seen: SeenList): void {
-    if (this.model.version !== undefined) return;
-    this.model.apply({ type: 'snapshot', id: seen.version, todos: seen.todos });
+    if (this.#stream.state === 'gone') return;
+    // The field's autofocus found it hidden: it takes the focus if nothing else has it.
+    const focus = editable && this.#newTodo.hidden && document.activeElement === document.body;
+    this.#newTodo.hidden = this.#newTodo.disabled = !editable;
+    if (focus) this.#newTodo.focus();
     this.#render();
   }
 
   receive(event: IdentifiedEvent): void {
     this.#stream[event.type === 'snapshot' ? 'snapshots' : 'changes'] += 1;
     this.#stream.lastEventId = event.id;
-    this.model.apply(event);
-    this.offline.lastSeen.write({ todos: this.model.all(), version: event.id });
+    this.#model.apply(event);
+    this.#lastSeen.write({ todos: this.#model.all(), version: event.id });
     this.#settle();
-    this.view.showConnection(this.#stream);
+    this.status.showConnection(this.#stream);
   }
 
   connection(state: ConnectionState): void {
-    if (state === 'open' && !this.open) this.view.clearProblem(true);
+    if (state === 'open' && !this.#open) this.status.clearProblem(true);
     if (state === 'gone') {
       // The page says why instead; a request that failed because of it is no news.
-      this.view.clearProblem();
-      this.view.disable();
+      this.status.clearProblem();
+      this.#items.hide();
+      this.#newTodo.hidden = this.#newTodo.disabled = true;
     }
     this.#stream.state = state;
-    this.view.showConnection(this.#stream);
-    if (state === 'open') void this.offline.sync.run();
-  }
-
-  /** The queue calls this when edits join or leave it, in this tab or another. */
-  editsChanged(): void {
-    this.#settle();
-    void this.offline.sync.run();
+    this.status.showConnection(this.#stream);
+    if (state === 'open') void this.#sync.run();
   }
 
   /** Forgets the edits that landed and that the list shown has caught up with, and renders. */
   #settle(): void {
-    this.offline.queue.settle((edit) => this.model.isShown(edit)).catch(() => {});
+    this.#queue.settle((edit) => this.#model.isShown(edit)).catch(() => {});
     this.#render();
   }
 
   #render(): void {
-    this.view.render(this.model.state());
-    this.view.showPending(this.offline.queue.kept);
+    this.status.showPending(this.#queue.kept);
+    if (this.#stream.state === 'gone') return;
+    this.#items.render(this.#model.shown(), this.#editable);
   }
 
   /** Sends `edit` now if the service is reachable and nothing waits before it; else queues it. */
   #make(edit: Edit | undefined, onFailure?: () => void): void {
     if (edit === undefined || !this.#editable) return;
-    this.view.showNotice(undefined);
-    if (!this.open || this.offline.queue.waiting > 0) return this.#queue(edit);
+    this.status.showNotice(undefined);
+    if (!this.#open || this.#queue.waiting > 0) return this.#keep(edit);
     this.#sendNow(edit).then(
-      () => this.view.clearProblem(),
+      () => this.status.clearProblem(),
       (error: unknown) => {
         if (this.#stream.state === 'gone') return;
-        if (error instanceof ApiError && error.status === undefined) return this.#queue(edit);
+        if (error instanceof ApiError && error.status === undefined) return this.#keep(edit);
         onFailure?.();
         // A checkbox the user flipped goes back to what the list says.
         this.#render();
-        this.view.showProblem(error);
+        this.status.showProblem(error);
         if (isNotFound(error)) this.notFound();
       },
     );
@@ -130,11 +151,11 @@ export class TodoController {
     return this.api.update(edit);
   }
 
-  #queue(edit: Edit): void {
-    this.offline.queue.add(edit).catch((error: unknown) => {
+  #keep(edit: Edit): void {
+    this.#queue.add(edit).catch((error: unknown) => {
       // Not kept (storage refused): the page shows the list without it again.
       this.#render();
-      this.view.showProblem(error);
+      this.status.showProblem(error);
     });
   }
 }

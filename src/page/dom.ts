@@ -1,6 +1,3 @@
-export const ENTER_KEY = 'Enter';
-export const ESCAPE_KEY = 'Escape';
-
 /** The element `selector` names under `root`; the page's markup is broken without it. */
 export function find<T extends Element>(root: ParentNode, selector: string): T {
   const found = root.querySelector<T>(selector);

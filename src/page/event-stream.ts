@@ -1,32 +1,22 @@
 import { LAST_EVENT_ID_PARAM, LIVE_EVENT_TYPES, RECONNECT_DELAY_MS } from '../model/events.ts';
 import { readLiveEvent, type IdentifiedEvent } from '../model/events.ts';
 import type { ListPaths } from '../model/resources.ts';
-import { EventOrder } from './event-order.ts';
 
 const MAX_RECONNECT_DELAY_MS = 30_000;
 
 /** The state of the list's stream; `gone`: the list was deleted or never existed, for good. */
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'gone';
 
+/** Hears the events and states of the stream; told `gone`, it closes the stream. */
 export interface LiveFeedListener {
   event(event: IdentifiedEvent): void;
   state(state: ConnectionState): void;
 }
 
-/** The list a feed follows. */
 export interface FeedList {
   readonly paths: ListPaths;
   /** Whether the list is there (see `ListApi.exists`); absent for the default list. */
   readonly exists?: () => Promise<boolean>;
-}
-
-/** The list's events and the state of the stream that brings them, for one tab. */
-export interface LiveFeed {
-  /** Whether this tab holds the list's stream: the one tab that sends the list's queued edits. */
-  readonly leads: boolean;
-  start(): void;
-  /** The list is gone, as a request of this tab found: stops, and tells the other tabs. */
-  end(): void;
 }
 
 /**
@@ -36,20 +26,18 @@ export interface LiveFeed {
  */
 export class EventStream {
   #source: EventSource | undefined;
-  #lastEventId: string | undefined;
   #failures = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #ended = false;
 
+  /** `lastId` is the id of the last event applied, which the stream resumes after. */
   constructor(
     private readonly listener: LiveFeedListener,
     private readonly list: FeedList,
+    private readonly lastId: () => string | undefined,
   ) {}
 
-  /** Opens the stream, resuming after `lastEventId` when given. */
-  open(lastEventId?: string): void {
+  open(): void {
     this.close();
-    this.#lastEventId = lastEventId;
     this.#failures = 0;
     this.listener.state('connecting');
     this.#connect();
@@ -61,21 +49,12 @@ export class EventStream {
     this.#source = undefined;
   }
 
-  /** Stops for good, in state `gone`: the list was deleted, or never existed. */
-  end(): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    this.close();
-    this.listener.state('gone');
-  }
-
   #connect(): void {
     // On its own retries EventSource sends the newer Last-Event-ID header, which the server
     // prefers to this query.
+    const lastId = this.lastId();
     const query =
-      this.#lastEventId === undefined
-        ? ''
-        : `?${LAST_EVENT_ID_PARAM}=${encodeURIComponent(this.#lastEventId)}`;
+      lastId === undefined ? '' : `?${LAST_EVENT_ID_PARAM}=${encodeURIComponent(lastId)}`;
     const source = new EventSource(`${this.list.paths.sse}${query}`);
     this.#source = source;
     source.addEventListener('open', () => {
@@ -90,9 +69,8 @@ export class EventStream {
       source.addEventListener(type, (message: MessageEvent<string>) => {
         const event = readLiveEvent(type, message.lastEventId, message.data);
         if (event === undefined) return;
-        // Closed at once, before EventSource reconnects to a stream that is no more.
-        if (event.type === 'list-deleted') return this.end();
-        this.#lastEventId = event.id;
+        // The listener closes the stream at once, before EventSource reconnects to one no more.
+        if (event.type === 'list-deleted') return this.listener.state('gone');
         this.listener.event(event);
       });
     }
@@ -102,20 +80,10 @@ export class EventStream {
   async #refused(source: EventSource): Promise<void> {
     const exists = await this.list.exists?.().catch(() => true);
     if (this.#source !== source) return;
-    if (exists === false) return this.end();
+    if (exists === false) return this.listener.state('gone');
     this.listener.state('reconnecting');
     const delay = Math.min(RECONNECT_DELAY_MS * 2 ** this.#failures, MAX_RECONNECT_DELAY_MS);
     this.#failures += 1;
     this.#timer = setTimeout(() => this.#connect(), delay);
   }
-}
-
-/** The feed of a tab with a stream of its own, where tabs cannot share one. */
-export function ownLiveFeed(listener: LiveFeedListener, list: FeedList): LiveFeed {
-  const order = new EventOrder((event) => listener.event(event));
-  const stream = new EventStream(
-    { event: (event) => order.accept(event), state: (state) => listener.state(state) },
-    list,
-  );
-  return { leads: true, start: () => stream.open(), end: () => stream.end() };
 }

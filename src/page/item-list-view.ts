@@ -1,35 +1,48 @@
-import { element, ENTER_KEY, ESCAPE_KEY, find } from './dom.ts';
-import type { ShownTodo } from './pending-edit.ts';
+import { element, find } from './dom.ts';
+import type { ShownTodo } from './model.ts';
 
-export interface ViewHandlers {
-  add(title: string): void;
+/** What the filters' URL hashes let through; any other hash shows all. */
+const FILTERS: Readonly<Record<string, (todo: ShownTodo) => boolean>> = {
+  '#/active': (todo) => !todo.completed,
+  '#/completed': (todo) => todo.completed,
+};
+
+interface ViewHandlers {
   toggle(id: string, completed: boolean): void;
   remove(id: string): void;
   /** An edit saved with Enter or by leaving the field; the title is trimmed, maybe empty. */
   edit(id: string, title: string): void;
   toggleAll(completed: boolean): void;
   clearCompleted(): void;
-  /** The URL's hash, as the view is bound and whenever it changes. */
-  hashChange(hash: string): void;
 }
 
-/** The items of `.todo-list`, updated in place so that an event does not disturb an edit. */
+/**
+ * The items of `.todo-list`, updated in place so that an event does not disturb an edit, and the
+ * controls around them: Toggle all, the count, the filters, Clear completed.
+ */
 export class ItemListView {
   readonly #list = find<HTMLUListElement>(document, '.todo-list');
+  readonly #main = find<HTMLElement>(document, '.main');
+  readonly #toggleAll = find<HTMLInputElement>(document, '.toggle-all');
+  readonly #toggleAllLabel = find<HTMLLabelElement>(document, 'label[for="toggle-all"]');
+  readonly #footer = find<HTMLElement>(document, '.footer');
+  readonly #count = find<HTMLElement>(document, '.todo-count');
+  readonly #filters = [...document.querySelectorAll<HTMLAnchorElement>('.filters a')];
+  readonly #clearCompleted = find<HTMLButtonElement>(document, '.clear-completed');
   readonly #items = new Map<string, HTMLLIElement>();
   /** On a view-only page, items have no toggle, no delete button, and are not edited. */
   #editable = false;
 
   bind(handlers: ViewHandlers): void {
-    this.#list.addEventListener('change', (event) => {
+    this.#toggleAll.addEventListener('change', () => handlers.toggleAll(this.#toggleAll.checked));
+    this.#clearCompleted.addEventListener('click', () => handlers.clearCompleted());
+    this.#list.addEventListener('click', (event) => {
+      // A tick box is ticked by the time its click comes, by mouse or keyboard.
       const target = event.target as HTMLInputElement;
       const id = target.closest('li')?.dataset.id;
-      if (target.matches('.toggle') && id !== undefined) handlers.toggle(id, target.checked);
-    });
-    this.#list.addEventListener('click', (event) => {
-      const target = event.target as HTMLElement;
-      const id = target.closest('li')?.dataset.id;
-      if (target.matches('.destroy') && id !== undefined) handlers.remove(id);
+      if (id === undefined) return;
+      if (target.matches('.toggle')) handlers.toggle(id, target.checked);
+      if (target.matches('.destroy')) handlers.remove(id);
     });
     this.#list.addEventListener('dblclick', (event) => {
       const target = event.target as HTMLElement;
@@ -39,8 +52,8 @@ export class ItemListView {
     this.#list.addEventListener('keydown', (event) => {
       const target = event.target as HTMLElement;
       if (!target.matches('.edit') || event.isComposing) return;
-      if (event.key === ENTER_KEY) this.#stopEditing(target.closest('li')!, handlers);
-      if (event.key === ESCAPE_KEY) this.#stopEditing(target.closest('li')!);
+      if (event.key === 'Enter') this.#stopEditing(target.closest('li')!, handlers);
+      if (event.key === 'Escape') this.#stopEditing(target.closest('li')!);
     });
     // blur does not bubble; focusout does.
     this.#list.addEventListener('focusout', (event) => {
@@ -51,7 +64,34 @@ export class ItemListView {
     });
   }
 
+  /** Shows those of `todos` that the URL's filter lets through, and the controls around them. */
   render(todos: readonly ShownTodo[], editable: boolean): void {
+    const hash = Object.hasOwn(FILTERS, location.hash) ? location.hash : '#/';
+    this.#renderItems(todos.filter(FILTERS[hash] ?? (() => true)), editable);
+    const completed = todos.filter((todo) => todo.completed).length;
+    const active = todos.length - completed;
+    this.#main.hidden = this.#footer.hidden = todos.length === 0;
+    this.#toggleAll.checked = todos.length > 0 && completed === todos.length;
+    for (const part of [this.#toggleAll, this.#toggleAllLabel]) part.hidden = !editable;
+    this.#toggleAll.disabled = !editable;
+    const count = element('strong', { textContent: String(active) });
+    this.#count.replaceChildren(count, ` ${active === 1 ? 'item' : 'items'} left`);
+    for (const link of this.#filters) {
+      const selected = link.getAttribute('href') === hash;
+      link.classList.toggle('selected', selected);
+      if (selected) link.setAttribute('aria-current', 'page');
+      else link.removeAttribute('aria-current');
+    }
+    this.#clearCompleted.hidden = !editable || completed === 0;
+  }
+
+  /** The list is gone: hides the items, ending any edit unsaved, and the controls. */
+  hide(): void {
+    this.#renderItems([], false);
+    this.#main.hidden = this.#footer.hidden = true;
+  }
+
+  #renderItems(todos: readonly ShownTodo[], editable: boolean): void {
     this.#editable = editable;
     const shown = new Set(todos.map((todo) => todo.id));
     for (const [id, item] of this.#items) {

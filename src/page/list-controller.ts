@@ -1,59 +1,36 @@
 import type { IdentifiedEvent } from '../model/events.ts';
 import { listPageOf } from '../model/resources.ts';
 import { isNotFound, type ListApi } from './api-client.ts';
-import { compareVersions } from './event-order.ts';
+import { find } from './dom.ts';
 import type { ConnectionState } from './event-stream.ts';
-import type { ListView } from './list-view.ts';
+import { ListTitle } from './list-title.ts';
 import { viewIds } from './page-database.ts';
-import type { TodoView } from './view.ts';
+import type { StatusView } from './status-view.ts';
+
+const PAGE_TITLE = 'todos';
 
 /**
- * A named list's title: read from its route (the ETag its version), told by a `list-renamed`
- * event (its id), or answered to a rename, in any order; the later version wins.
- */
-export class ListTitle {
-  #title: string | undefined;
-  #version: string | undefined;
-
-  /** The title, or undefined until one arrives. */
-  get title(): string | undefined {
-    return this.#title;
-  }
-
-  /**
-   * Takes `title` unless the one held is as late; true if it took it. A version of another run,
-   * or one this page cannot place, is taken: the newest word is the best there is.
-   */
-  accept(title: string, version: string): boolean {
-    const held = this.#version;
-    if (held !== undefined && (version === held || (compareVersions(version, held) ?? 1) <= 0)) {
-      return false;
-    }
-    this.#title = title;
-    this.#version = version;
-    return true;
-  }
-}
-
-/**
- * The list itself, beside its items: a named list's title, links and deletion, and New list;
- * and whether this page may change the list at all.
+ * The list itself, beside its items: a named list's title, New list, the links to copy, Delete
+ * list; whether this page may change the list at all, and whether the list is gone.
  */
 export class ListController {
   readonly #title = new ListTitle();
+  readonly #titleField = find<HTMLInputElement>(document, '.list-title');
+  readonly #newList = find<HTMLButtonElement>(document, '.new-list');
+  readonly #copyLink = find<HTMLButtonElement>(document, '.copy-link');
+  readonly #copyViewLink = find<HTMLButtonElement>(document, '.copy-view-link');
+  readonly #viewOnly = find<HTMLElement>(document, '.view-only');
+  readonly #deleteList = find<HTMLButtonElement>(document, '.delete-list');
+  readonly #goneNotice = find<HTMLElement>(document, '.list-gone');
   #gone = false;
   /** The named list's view id, once known: the page's own id if it is a view-only page. */
   #viewId: string | undefined;
 
-  /**
-   * `listId` is undefined on the default list; `end` stops the feed when the list is gone;
-   * `allowEdits` hears whether the page may change the items.
-   */
+  /** `listId` is undefined on the default list; `end` stops the feed when the list is gone. */
   constructor(
     private readonly listId: string | undefined,
     private readonly api: ListApi,
-    private readonly view: ListView,
-    private readonly problems: Pick<TodoView, 'showProblem' | 'clearProblem'>,
+    private readonly status: StatusView,
     private readonly end: () => void,
     private readonly allowEdits: (editable: boolean) => void,
   ) {}
@@ -66,20 +43,32 @@ export class ListController {
   }
 
   start(): void {
-    this.view.bind({
-      newList: () => this.#newList(),
-      rename: (title) => this.#rename(title),
-      copyLink: () => this.listId !== undefined && this.view.copyLink(listPageOf(this.listId)),
-      copyViewLink: () =>
-        this.#editable &&
-        this.#viewId !== undefined &&
-        this.view.copyLink(listPageOf(this.#viewId), 'View-only link'),
-      deleteList: () => this.#deleteList(),
+    const { listId } = this;
+    this.#newList.addEventListener('click', () => this.#createList());
+    this.#copyLink.addEventListener(
+      'click',
+      () => listId && this.status.copyLink(listPageOf(listId)),
+    );
+    this.#copyViewLink.addEventListener('click', () => {
+      if (this.#editable && this.#viewId !== undefined) {
+        void this.status.copyLink(listPageOf(this.#viewId), 'View-only link');
+      }
     });
-    if (this.listId === undefined) return this.allowEdits(true);
-    this.view.showNamed();
+    this.#deleteList.addEventListener('click', () => this.#delete());
+    this.#titleField.addEventListener('keydown', (event) => {
+      if (event.isComposing) return;
+      if (event.key === 'Escape') this.#titleField.value = this.#title.title ?? '';
+      // Leaving the field saves it, as for an item.
+      if (event.key === 'Enter' || event.key === 'Escape') this.#titleField.blur();
+    });
+    this.#titleField.addEventListener('blur', () => {
+      this.#titleField.value = this.#titleField.value.trim();
+      this.#rename(this.#titleField.value);
+    });
+    if (listId === undefined) return this.allowEdits(true);
+    this.#copyLink.hidden = false;
     // Until the list is read, or was read before, the page changes nothing: it may be view-only.
-    const known = viewIds.read(this.listId);
+    const known = viewIds.read(listId);
     if (known !== undefined) this.#learnViewId(known);
   }
 
@@ -89,10 +78,15 @@ export class ListController {
     else if (event.type === 'list-renamed') this.#showTitle(event.list.title, event.id);
   }
 
+  /** Gone, the list says so, and leaves only New list. */
   connection(state: ConnectionState): void {
     if (state !== 'gone') return;
     this.#gone = true;
-    this.view.showGone();
+    const parts = [this.#titleField, this.#copyLink, this.#copyViewLink, this.#deleteList];
+    for (const part of [...parts, this.#viewOnly]) part.hidden = true;
+    this.status.hideLink();
+    this.#goneNotice.hidden = false;
+    document.title = `No such list · ${PAGE_TITLE}`;
   }
 
   /** Reads the list: its title, or that it is gone, as a 404 on its items may also mean. */
@@ -108,26 +102,40 @@ export class ListController {
     );
   }
 
-  /** Through a view id the list answers that id as its own: the page is view-only. */
+  /**
+   * Through a view id the list answers that id as its own: the page is view-only, says so, and
+   * its own link is the view-only one. By its edit id, it can be renamed, deleted and shared.
+   */
   #learnViewId(viewId: string): void {
     if (this.listId === undefined || viewId === this.#viewId) return;
     this.#viewId = viewId;
     viewIds.write(this.listId, viewId);
-    this.view.showEditable(this.#editable);
-    this.allowEdits(this.#editable);
+    const editable = this.#editable;
+    this.#titleField.readOnly = !editable;
+    this.#deleteList.hidden = this.#copyViewLink.hidden = !editable;
+    this.#viewOnly.hidden = editable;
+    this.allowEdits(editable);
   }
 
   #showTitle(title: string, version: string): void {
-    if (this.#title.accept(title, version) && !this.#gone) this.view.showTitle(title);
+    if (this.#title.accept(title, version) && !this.#gone) this.#showTitleField();
   }
 
-  #newList(): void {
-    this.view.creatingList(true);
+  /** Shows the list's title, except in a field being edited: the edit is not disturbed. */
+  #showTitleField(): void {
+    const title = this.#title.title ?? '';
+    this.#titleField.hidden = false;
+    if (document.activeElement !== this.#titleField) this.#titleField.value = title;
+    document.title = title === '' ? PAGE_TITLE : `${title} · ${PAGE_TITLE}`;
+  }
+
+  #createList(): void {
+    this.#newList.disabled = true;
     this.api.create().then(
-      (list) => this.view.navigate(listPageOf(list.id)),
+      (list) => location.assign(listPageOf(list.id)),
       (error: unknown) => {
-        this.view.creatingList(false);
-        this.problems.showProblem(error);
+        this.#newList.disabled = false;
+        this.status.showProblem(error);
       },
     );
   }
@@ -138,24 +146,25 @@ export class ListController {
     if (this.listId === undefined || !this.#editable || this.#gone || unchanged) return;
     this.api.rename(this.listId, title).then(
       (saved) => {
-        this.problems.clearProblem();
+        this.status.clearProblem();
         this.#showTitle(saved.title, saved.version);
       },
       (error: unknown) => {
-        this.view.showTitle(this.#title.title ?? current);
+        this.#showTitleField();
         this.#failed(error);
       },
     );
   }
 
-  #deleteList(): void {
-    if (this.listId === undefined || !this.#editable || !this.view.confirmDelete()) return;
+  #delete(): void {
+    const question = 'Delete this list and all its items, for everyone who has its link?';
+    if (this.listId === undefined || !this.#editable || !confirm(question)) return;
     this.api.remove(this.listId).then(this.end, (error: unknown) => this.#failed(error));
   }
 
   /** A request on the list itself failed; on its route, a 404 says the list is gone. */
   #failed(error: unknown): void {
     if (isNotFound(error)) this.end();
-    else this.problems.showProblem(error);
+    else this.status.showProblem(error);
   }
 }

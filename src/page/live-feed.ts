@@ -1,21 +1,8 @@
 import { RECONNECT_DELAY_MS, type IdentifiedEvent } from '../model/events.ts';
 import { isNotFound, type TodoApi } from './api-client.ts';
 import { EventOrder } from './event-order.ts';
-import { EventStream, ownLiveFeed } from './event-stream.ts';
-import type { ConnectionState, FeedList, LiveFeed, LiveFeedListener } from './event-stream.ts';
-import { TabLock } from './tab-lock.ts';
-
-/**
- * The feed for this tab: one stream shared by the tabs of the list where the browser can elect
- * a holder, else its own. Over HTTP/1.1, six tabs with a stream each would block a seventh.
- */
-export function openLiveFeed(listener: LiveFeedListener, api: TodoApi, list: FeedList): LiveFeed {
-  // Web Locks exist only in secure contexts (https:, or http: on localhost).
-  if (typeof navigator.locks?.request === 'function' && typeof BroadcastChannel === 'function') {
-    return new SharedLiveFeed(listener, api, navigator.locks, list);
-  }
-  return ownLiveFeed(listener, list);
-}
+import { EventStream } from './event-stream.ts';
+import type { ConnectionState, FeedList, LiveFeedListener } from './event-stream.ts';
 
 /** Versioned, so only tabs running this code talk; the list's stream is added: a lock a list. */
 const FEED_NAME = 'todo-live-feed-2';
@@ -27,53 +14,55 @@ type TabMessage =
   | { readonly kind: 'hello' };
 
 /**
- * One stream for the tabs of a list: the tab holding the Web Lock holds it, and relays events
- * and states over a BroadcastChannel; the next holder resumes after the last event it applied.
- * A tab that joins reads the list at once. Any tab that learns the list is gone tells the rest.
+ * The list's events for this tab. Over HTTP/1.1, six tabs with a stream each would block a
+ * seventh: so where the browser can elect a holder, the tabs of a list share one stream. The tab
+ * holding the Web Lock holds it, and relays events and states over a BroadcastChannel; the next
+ * holder resumes after the last event it applied. A tab that joins reads the list at once. Any
+ * tab that learns the list is gone tells the rest. Without Web Locks (they exist only in secure
+ * contexts: https:, or http: on localhost), each tab holds a stream of its own.
  */
-class SharedLiveFeed implements LiveFeed {
+export class LiveFeed {
   readonly #order = new EventOrder((event) => this.listener.event(event));
   readonly #stream: EventStream;
-  readonly #lock: TabLock;
-  readonly #channel: BroadcastChannel;
+  readonly #name: string;
+  readonly #locks: LockManager | undefined;
+  readonly #channel: BroadcastChannel | undefined;
   /** The shared stream's state, as this tab last saw or heard it. */
   #state: ConnectionState = 'connecting';
   #retry: ReturnType<typeof setTimeout> | undefined;
+  /** Lets go of the Web Lock that makes this tab the holder; set while it holds it. */
+  #release: (() => void) | undefined;
+  #waiting: AbortController | undefined;
 
   constructor(
     private readonly listener: LiveFeedListener,
     private readonly api: TodoApi,
-    locks: LockManager,
     list: FeedList,
   ) {
-    const name = `${FEED_NAME} ${list.paths.sse}`;
-    this.#channel = new BroadcastChannel(name);
+    this.#name = `${FEED_NAME} ${list.paths.sse}`;
+    const shared =
+      typeof navigator.locks?.request === 'function' && typeof BroadcastChannel === 'function';
+    this.#channel = shared ? new BroadcastChannel(this.#name) : undefined;
     const relay = {
       event: (event: IdentifiedEvent) => {
         this.#order.accept(event);
-        this.#channel.postMessage({ kind: 'event', event } satisfies TabMessage);
+        this.#channel?.postMessage({ kind: 'event', event } satisfies TabMessage);
       },
       state: (state: ConnectionState) => this.#tell(state),
     };
-    this.#stream = new EventStream(relay, list);
-    this.#lock = new TabLock(locks, name, {
-      lead: () => {
-        if (this.#state !== 'gone') this.#stream.open(this.#order.lastId);
-      },
-      follow: () => {
-        this.#channel.postMessage({ kind: 'hello' } satisfies TabMessage);
-        this.#readList();
-      },
-    });
+    this.#stream = new EventStream(relay, list, () => this.#order.lastId);
+    this.#locks = shared ? navigator.locks : undefined;
   }
 
+  /** Whether this tab holds the list's stream: the one tab that sends the list's queued edits. */
   get leads(): boolean {
-    return this.#lock.held;
+    return this.#release !== undefined;
   }
 
   start(): void {
-    this.listener.state('connecting');
-    this.#channel.onmessage = ({ data }: MessageEvent<TabMessage>) => this.#receive(data);
+    this.#channel?.addEventListener('message', ({ data }: MessageEvent<TabMessage>) =>
+      this.#receive(data),
+    );
     // A frozen tab, or one in the back/forward cache, runs no code: it lets another tab hold
     // the stream, and on coming back joins again and catches up.
     document.addEventListener('freeze', () => this.#pause());
@@ -83,19 +72,59 @@ class SharedLiveFeed implements LiveFeed {
     this.#join();
   }
 
+  /** The list is gone, as a request of this tab found: stops, and tells the other tabs. */
   end(): void {
     this.#tell('gone');
   }
 
+  /** Takes the lock if it is free; else says hello, reads the list, and queues for the lock. */
   #join(): void {
-    if (this.#state !== 'gone') this.#lock.join();
+    if (this.#state === 'gone' || this.leads || this.#waiting !== undefined) return;
+    if (this.#locks === undefined) return void this.#lead();
+    this.#locks
+      .request(this.#name, { ifAvailable: true }, (lock) => {
+        if (lock !== null) return this.#lead();
+        this.#channel?.postMessage({ kind: 'hello' } satisfies TabMessage);
+        this.#readList();
+        this.#queue();
+        return undefined;
+      })
+      .catch(() => this.#queue());
+  }
+
+  #queue(): void {
+    if (this.#waiting !== undefined) return;
+    const waiting = (this.#waiting = new AbortController());
+    this.#locks
+      ?.request(this.#name, { signal: waiting.signal }, () => {
+        this.#waiting = undefined;
+        return this.#lead();
+      })
+      // Aborted by #leave(): the tab queues again when it resumes.
+      .catch(() => {});
+  }
+
+  /** Holds the lock, and opens the stream, until #leave() settles the promise. */
+  #lead(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#release = resolve;
+      if (this.#state !== 'gone') this.#stream.open();
+    });
+  }
+
+  /** Lets go of the lock, or leaves the queue: a frozen tab runs no code, so keeps neither. */
+  #leave(): void {
+    this.#waiting?.abort();
+    this.#waiting = undefined;
+    this.#release?.();
+    this.#release = undefined;
   }
 
   #pause(): void {
     // A tab that knows the list is gone keeps the lock, so that no tab opens its stream again.
     if (this.#state === 'gone') return;
     this.#stream.close();
-    this.#lock.leave();
+    this.#leave();
   }
 
   #receive(message: TabMessage): void {
@@ -104,16 +133,16 @@ class SharedLiveFeed implements LiveFeed {
       if (this.#state !== 'gone') this.#order.accept(message.event);
     } else if (message.kind === 'state') {
       // Any tab may be the one that learns the list is gone; the rest is the holder's word.
-      if (message.state === 'gone' || !this.#lock.held) this.#setState(message.state);
-    } else if (this.#lock.held || this.#state === 'gone') {
-      this.#channel.postMessage({ kind: 'state', state: this.#state } satisfies TabMessage);
+      if (message.state === 'gone' || !this.leads) this.#setState(message.state);
+    } else if (this.leads || this.#state === 'gone') {
+      this.#channel?.postMessage({ kind: 'state', state: this.#state } satisfies TabMessage);
     }
   }
 
   #tell(state: ConnectionState): void {
     if (this.#state === 'gone') return;
     this.#setState(state);
-    this.#channel.postMessage({ kind: 'state', state } satisfies TabMessage);
+    this.#channel?.postMessage({ kind: 'state', state } satisfies TabMessage);
   }
 
   #setState(state: ConnectionState): void {
@@ -124,11 +153,11 @@ class SharedLiveFeed implements LiveFeed {
       // For good: there is no list left to follow. A holder keeps the lock, and answers hello.
       clearTimeout(this.#retry);
       this.#stream.close();
-      if (!this.#lock.held) this.#lock.leave();
+      if (!this.leads) this.#leave();
     }
     this.listener.state(state);
     // A tab that could not read the list as it joined (the service was down) reads it now.
-    if (reopened && this.#order.lastId === undefined && !this.#lock.held) this.#readList();
+    if (reopened && this.#order.lastId === undefined && !this.leads) this.#readList();
   }
 
   #readList(): void {
@@ -137,7 +166,7 @@ class SharedLiveFeed implements LiveFeed {
       (snapshot) => this.#state !== 'gone' && this.#order.accept(snapshot),
       (error: unknown) => {
         if (isNotFound(error)) return this.#tell('gone');
-        if (this.#order.lastId !== undefined || this.#lock.held || this.#state === 'gone') return;
+        if (this.#order.lastId !== undefined || this.leads || this.#state === 'gone') return;
         this.#retry = setTimeout(() => this.#readList(), RECONNECT_DELAY_MS);
       },
     );

@@ -1,38 +1,28 @@
 import { ListApi, listOfPath, TodoApi } from './api-client.ts';
 import { TodoController } from './controller.ts';
-import { EditSync } from './edit-sync.ts';
 import { ListController } from './list-controller.ts';
-import { ListView } from './list-view.ts';
-import { openLiveFeed } from './live-feed.ts';
-import { TodoModel } from './model.ts';
-import { EditQueue } from './offline-queue.ts';
-import { LastSeen } from './page-database.ts';
-import { TodoView } from './view.ts';
+import { LiveFeed } from './live-feed.ts';
+import { StatusView } from './status-view.ts';
 
 const { id: listId, paths } = listOfPath(location.pathname);
 const todoApi = new TodoApi(paths);
 const listApi = new ListApi();
-const todoView = new TodoView();
-const queue = new EditQueue(listId ?? '', {
-  changed: () => todos.editsChanged(),
-  notApplied: (notice) => todoView.showNotice(notice),
-});
-const offline = {
-  queue,
-  lastSeen: new LastSeen(listId ?? ''),
-  sync: new EditSync(queue, todoApi, () => feed.leads && todos.open),
-};
-const model = new TodoModel(() => queue.edits);
-const todos = new TodoController(todoApi, model, todoView, offline, () => lists.check());
+const status = new StatusView();
+const todos = new TodoController(
+  listId ?? '',
+  todoApi,
+  status,
+  () => feed.leads,
+  () => lists.check(),
+);
 const lists = new ListController(
   listId,
   listApi,
-  new ListView(),
-  todoView,
+  status,
   () => feed.end(),
   (editable) => todos.allowEdits(editable),
 );
-const feed = openLiveFeed(
+const feed = new LiveFeed(
   {
     event: (event) => {
       todos.receive(event);
@@ -49,8 +39,6 @@ const feed = openLiveFeed(
 todos.start();
 lists.start();
 feed.start();
-void offline.lastSeen.read().then((seen) => seen && todos.showLastSeen(seen));
-queue.start().catch((error: unknown) => todoView.showProblem(error));
 keepPageFiles();
 
 /** Registers the service worker, and names it the files loaded before it took control. */
@@ -60,10 +48,8 @@ function keepPageFiles(): void {
   // A failed registration (storage off, say) leaves the page working online: no news.
   workers.register('/service-worker.js', { type: 'module' }).catch(() => {});
   void workers.ready.then((registration) => {
-    const loaded = performance
-      .getEntriesByType('resource')
-      .map((entry) => entry.name)
-      .filter((url) => new URL(url).origin === location.origin);
+    // The worker keeps only the page's own files: none of another origin, nor the API's.
+    const loaded = performance.getEntriesByType('resource').map((entry) => entry.name);
     registration.active?.postMessage({ keep: [location.href, ...loaded] });
   });
 }

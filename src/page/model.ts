@@ -1,34 +1,46 @@
 import type { IdentifiedEvent } from '../model/events.ts';
 import type { Todo } from '../model/resources.ts';
 import { compareVersions } from './event-order.ts';
-import { randomUuid, withEdits } from './pending-edit.ts';
-import type { CreateEdit, DeleteEdit, Edit, ShownTodo, UpdateEdit } from './pending-edit.ts';
 
-type Filter = 'all' | 'active' | 'completed';
-
-export const FILTER_HASHES: Readonly<Record<Filter, string>> = {
-  all: '#/',
-  active: '#/active',
-  completed: '#/completed',
-};
-
-export interface ListState {
-  readonly filter: Filter;
-  /** The items the filter lets through, in the list's order. */
-  readonly visible: readonly ShownTodo[];
-  readonly total: number;
-  readonly active: number;
-  readonly completed: number;
+/**
+ * The version an edit was made on: the item's own when known (from the event that last changed
+ * it, or the answer to an earlier edit), and the list's, which no item shown was later than.
+ */
+interface EditBase {
+  readonly item?: string;
+  readonly list?: string;
 }
 
-/** The list as the service last told it, the edits that wait on top, and the filter. */
+interface EditOf<K extends string> {
+  readonly kind: K;
+  /** The item's id; for an item created here and not yet sent, an id the page made. */
+  readonly id: string;
+  /** The item's title as the user saw it when making the edit: what a notice names. */
+  readonly label: string;
+  /** The version the service took it at (empty for a delete): shown until the list catches up. */
+  readonly landed?: string;
+}
+
+/** An edit the user made, as the page keeps it until the service has it. */
+export type Edit =
+  | (EditOf<'create'> & { readonly title: string; readonly key: string })
+  | (EditOf<'update'> & {
+      readonly title: string;
+      readonly completed: boolean;
+      readonly base: EditBase;
+    })
+  | (EditOf<'delete'> & { readonly base: EditBase });
+
+/** An item as the page shows it: `pending` while an edit of it waits to be sent. */
+export type ShownTodo = Todo & { readonly pending?: boolean };
+
+/** The list as the service last told it, and the edits that wait on top. */
 export class TodoModel {
   /** A Map keeps the order of the server's list, an update keeping an item's place. */
   readonly #items = new Map<string, Todo>();
   /** The versions of the items changed since the last snapshot, which gives none. */
   readonly #versions = new Map<string, string>();
   #version: string | undefined;
-  #filter: Filter = 'all';
 
   /** `waiting` gives the edits not sent, and those landed that the list may not show yet. */
   constructor(private readonly waiting: () => readonly Edit[]) {}
@@ -53,29 +65,26 @@ export class TodoModel {
     }
   }
 
-  /** Shows what the URL `hash` names; any other hash shows all. */
-  filterBy(hash: string): void {
-    const filters = Object.keys(FILTER_HASHES) as Filter[];
-    this.#filter = filters.find((filter) => FILTER_HASHES[filter] === hash) ?? 'all';
-  }
-
   all(): Todo[] {
     return [...this.#items.values()];
   }
 
-  /** The items as shown, unfiltered: what toggle all and clear completed act on. */
+  /** The items as shown: the list's, with the edits it does not show yet on top. */
   shown(): ShownTodo[] {
-    const edits = this.waiting().filter((edit) => edit.landed === undefined || !this.isShown(edit));
-    return withEdits(this.#items.values(), edits);
-  }
-
-  state(): ListState {
-    const all = this.shown();
-    const completed = all.filter((todo) => todo.completed).length;
-    const filter = this.#filter;
-    const visible =
-      filter === 'all' ? all : all.filter((todo) => todo.completed === (filter === 'completed'));
-    return { filter, visible, total: all.length, active: all.length - completed, completed };
+    const items = new Map<string, ShownTodo>(this.#items);
+    for (const edit of this.waiting()) {
+      const pending = edit.landed === undefined;
+      const todo = items.get(edit.id);
+      if (!pending && this.isShown(edit)) continue;
+      if (edit.kind === 'create') {
+        items.set(edit.id, { id: edit.id, title: edit.title, completed: false, pending });
+      } else if (edit.kind === 'delete') {
+        items.delete(edit.id);
+      } else if (todo !== undefined) {
+        items.set(edit.id, { ...todo, title: edit.title, completed: edit.completed, pending });
+      }
+    }
+    return [...items.values()];
   }
 
   /** Whether the list shows what `edit` did: a delete once the item is gone, else once as late. */
@@ -86,13 +95,18 @@ export class TodoModel {
     return (compareVersions(this.#version, edit.landed ?? '') ?? 0) >= 0;
   }
 
-  create(title: string): CreateEdit {
-    const id = `pending-${randomUuid()}`;
-    return { kind: 'create', id, title, key: randomUuid(), label: title };
+  create(title: string): Edit {
+    return {
+      kind: 'create',
+      id: `pending-${randomUuid()}`,
+      title,
+      key: randomUuid(),
+      label: title,
+    };
   }
 
   /** Undefined when the item is not shown, or already as asked. */
-  update(id: string, fields: { title?: string; completed?: boolean }): UpdateEdit | undefined {
+  update(id: string, fields: { title?: string; completed?: boolean }): Edit | undefined {
     const todo = this.#find(id);
     if (todo === undefined) return undefined;
     const { title = todo.title, completed = todo.completed } = fields;
@@ -101,7 +115,7 @@ export class TodoModel {
   }
 
   /** Undefined when the item is not shown. */
-  remove(id: string): DeleteEdit | undefined {
+  remove(id: string): Edit | undefined {
     const todo = this.#find(id);
     return todo && { kind: 'delete', id, label: todo.title, base: this.#baseOf(id) };
   }
@@ -110,7 +124,17 @@ export class TodoModel {
     return this.shown().find((todo) => todo.id === id);
   }
 
-  #baseOf(id: string): UpdateEdit['base'] {
+  #baseOf(id: string): EditBase {
     return { item: this.#versions.get(id), list: this.#version };
   }
+}
+
+/** A random UUID, also on plain `http:`, where `crypto.randomUUID` is missing. */
+function randomUuid(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return hex.replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-');
 }

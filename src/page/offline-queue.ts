@@ -1,8 +1,8 @@
 import { BY_LIST, EDITS, result, transaction } from './page-database.ts';
-import type { Edit } from './pending-edit.ts';
+import type { Edit } from './model.ts';
 
 /** An edit as stored: `seq` orders the edits of all tabs, `list` says whose they are. */
-type StoredEdit = Edit & { readonly seq: number; readonly list: string };
+export type StoredEdit = Edit & { readonly seq: number; readonly list: string };
 
 /** What the tabs of a list tell each other about its queue. */
 type QueueMessage =
@@ -109,8 +109,8 @@ export class EditQueue {
   }
 
   async #reload(): Promise<void> {
-    const stored = await transaction(EDITS, 'readonly', (store) => this.#read(store));
-    this.#edits = stored.sort((a, b) => a.seq - b.seq);
+    // An index gives its records in the order of their keys: here, as made.
+    this.#edits = await transaction(EDITS, 'readonly', (store) => this.#read(store));
     this.listener.changed();
   }
 

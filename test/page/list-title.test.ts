@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ListTitle } from '../../src/page/list-controller.ts';
+import { ListTitle } from '../../src/page/list-title.ts';
 
 describe('ListTitle', () => {
   it('takes the first title it hears, however it came', () => {
