@@ -1,4 +1,4 @@
-import { jsonOf, type Change, type ItemChange, type KeyBounds } from '../store/changes.ts';
+import type { Change, ItemChange, KeyBounds } from '../store/changes.ts';
 import { statement, type SqlStatement, type SqlWrites } from './sql.ts';
 import type { Transaction, WriteDone } from './sql.ts';
 
@@ -68,27 +68,27 @@ export class ListWriter {
 
   #statements(change: Change, sequence: number, transaction: Transaction): readonly SqlStatement[] {
     const listKey = this.#listKey;
-    const rows = [
-      statement(
-        'INSERT INTO list_changes (list, sequence, type, data) VALUES (?, ?, ?, ?)',
-        ...[listKey, sequence, change.type, jsonOf(change)],
-      ),
-    ];
+    const insert = 'INSERT INTO list_changes (list, sequence, type, data) VALUES (?, ?, ?, ?)';
+    const rows: SqlStatement[] = [];
     if (change.type === 'list-renamed') {
       const { info, version } = change.list;
       rows.push(
+        statement(insert, listKey, sequence, change.type, JSON.stringify(info)),
         statement(
           'UPDATE lists SET title_json = ?, title_version = ? WHERE list = ?',
           ...[JSON.stringify(info.title), version, listKey],
         ),
       );
-    } else if (change.key !== undefined) {
-      rows.push(
-        statement(
-          'INSERT INTO item_keys (list, sequence, idempotency_key, made_at, data) VALUES (?, ?, ?, ?, ?)',
-          ...[listKey, sequence, change.key, Date.now(), change.item.json],
-        ),
-      );
+    } else {
+      rows.push(statement(insert, listKey, sequence, change.type, change.item.json));
+      if (change.key !== undefined) {
+        rows.push(
+          statement(
+            'INSERT INTO item_keys (list, sequence, idempotency_key, made_at, data) VALUES (?, ?, ?, ?, ?)',
+            ...[listKey, sequence, change.key, Date.now(), change.item.json],
+          ),
+        );
+      }
     }
     const foldedBefore = this.#folding.at(-1) ?? this.#foldedAt;
     if (sequence - foldedBefore >= FOLD_EVERY) {

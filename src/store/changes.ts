@@ -1,4 +1,4 @@
-import type { ListInfo, Todo, TodoFields } from '../model/resources.ts';
+import type { ListInfo, Todo } from '../model/resources.ts';
 
 /** An item at one version (its ETag: the id of the change that made it), and its JSON. */
 export interface StoredTodo {
@@ -21,19 +21,10 @@ export interface ItemChange {
   readonly key?: string;
 }
 
-/** A named list's new title; `list.version` is the change's id. */
-interface TitleChange {
-  readonly type: 'list-renamed';
-  readonly id: string;
-  readonly list: StoredList;
-}
-
 /** Every change a list's store makes, in order; each is one event of its stream. */
-export type Change = ItemChange | TitleChange;
-
-export function jsonOf(change: Change): string {
-  return change.type === 'list-renamed' ? JSON.stringify(change.list.info) : change.item.json;
-}
+export type Change =
+  | ItemChange
+  | { readonly type: 'list-renamed'; readonly id: string; readonly list: StoredList };
 
 /**
  * A list's latest changes, so that a client resuming from the last event id it saw gets exactly
@@ -46,7 +37,6 @@ export class History {
   /** The id of the list just before the oldest change kept. */
   #baseId: string;
 
-  /** `kept`: the changes storage kept; `baseId`: the list's version just before them. */
   constructor(baseId: string, kept: readonly Change[], limit: number) {
     this.#baseId = baseId;
     this.#limit = limit;
@@ -54,10 +44,6 @@ export class History {
   }
 
   record(change: Change): void {
-    if (this.#limit === 0) {
-      this.#baseId = change.id;
-      return;
-    }
     this.#changes.push(change);
     if (this.#changes.length > this.#limit) this.#baseId = this.#changes.shift()!.id;
   }
@@ -73,10 +59,9 @@ export class History {
   }
 }
 
-/** How long, and how many, a list's item keys are kept (`limits.idempotencyKeyHours`). */
+/** How long (`limits.idempotencyKeyHours`) and how many (`limits.maxItems`) item keys are kept. */
 export interface KeyBounds {
   readonly windowMs: number;
-  /** Beyond this many keys, the oldest is forgotten first (`limits.maxItems`). */
   readonly most: number;
 }
 
@@ -87,15 +72,14 @@ export interface KeptKey {
   readonly at: number;
 }
 
-/** Where a kept list starts again. */
+/** Where a kept list starts again: `changes` are the latest, the last the `sequence`th. */
 export interface KeptList {
   readonly run: string;
   readonly sequence: number;
   readonly resource: StoredList;
   readonly items: readonly StoredTodo[];
-  /** The latest changes, for clients that resume; the last is the `sequence`th. */
   readonly changes: readonly Change[];
-  /** The keys of item creates, oldest first. */
+  /** Oldest first. */
   readonly keys: readonly KeptKey[];
 }
 

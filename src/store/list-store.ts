@@ -51,7 +51,6 @@ export class ListStore implements ListState {
   get version(): string {
     return eventIdOf({ run: this.run, sequence: this.#sequence });
   }
-  /** The list's own resource: its id and title, with their version (its ETag) and JSON. */
   get resource(): StoredList {
     return this.#resource;
   }
@@ -130,13 +129,9 @@ export class ListStore implements ListState {
 
   /** A write done before `persist` returns (a Durable Object's) never joins the pending ones. */
   #make<T>(change: Change, result: T): Promise<T> {
-    if (this.#persist === undefined) {
-      this.#commit(change);
-      return Promise.resolve(result);
-    }
-    let written: { error?: unknown } | undefined;
+    let written: { error?: unknown } | undefined = this.#persist ? undefined : {};
     let done: (error?: unknown) => void = (error) => void (written = { error });
-    this.#persist(change, this.#nextSequence(), (error) => done(error));
+    this.#persist?.(change, this.#nextSequence(), (error) => done(error));
     if (written !== undefined) {
       if (written.error !== undefined) return Promise.reject(written.error);
       this.#commit(change);
