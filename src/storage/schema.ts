@@ -33,7 +33,7 @@ const TABLES = [
      list TEXT NOT NULL, sequence INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL,
      PRIMARY KEY (list, sequence)) WITHOUT ROWID`,
   ITEM_KEYS,
-  // The key a list was made with, and that create's answer (`listKeyRow`).
+  // The key a list was made with, and that create's answer; it outlives the list.
   `CREATE TABLE list_keys (
      idempotency_key TEXT PRIMARY KEY, list TEXT NOT NULL, title_json TEXT NOT NULL,
      version TEXT NOT NULL) WITHOUT ROWID`,
@@ -56,16 +56,12 @@ const UPGRADES: Readonly<Record<number, readonly string[]>> = {
   ],
 };
 
-class StorageFormatError extends Error {
-  constructor(found: string) {
-    super(
-      `its tables are ${found}, which this version of the service does not read (it reads ` +
-        `format ${FORMAT}, and upgrades ${Object.keys(UPGRADES).join(', ')}); nothing in it ` +
-        'was changed. Move it aside to start with empty lists, or run the version that wrote it.',
-    );
-    this.name = 'StorageFormatError';
-  }
-}
+const formatRefused = (found: string) =>
+  new Error(
+    `its tables are ${found}, which this version of the service does not read (it reads ` +
+      `format ${FORMAT}, and upgrades ${Object.keys(UPGRADES).join(', ')}); nothing in it ` +
+      'was changed. Move it aside to start with empty lists, or run the version that wrote it.',
+  );
 
 /** Whether the database holds lists in this format (false when empty); reading writes nothing. */
 export function isPrepared(db: SqlDatabase): boolean {
@@ -75,11 +71,11 @@ export function isPrepared(db: SqlDatabase): boolean {
   );
   if (tables.length === 0) return false;
   if (!tables.some(({ name }) => name === 'storage_format')) {
-    throw new StorageFormatError('of a format from before formats were numbered');
+    throw formatRefused('of a format from before formats were numbered');
   }
   const version = formatOf(db);
   if (version !== FORMAT && UPGRADES[version] === undefined) {
-    throw new StorageFormatError(version ? `of format ${version}` : 'of no recorded format');
+    throw formatRefused(version ? `of format ${version}` : 'of no recorded format');
   }
   return true;
 }
@@ -104,10 +100,7 @@ export interface KeyedList {
   readonly made: StoredList;
 }
 
-/**
- * The rows of a new list under `key`, empty, titled as `info` says, in a run of its own; with
- * `idempotencyKey`, the key's too.
- */
+/** A new empty list's rows under `key`, in a run of its own, and its key's if it has one. */
 export function newListRows(key: string, info: ListInfo, idempotencyKey?: string): SqlStatement[] {
   const run = newRunId();
   const version = eventIdOf({ run, sequence: 0 });
@@ -119,21 +112,18 @@ export function newListRows(key: string, info: ListInfo, idempotencyKey?: string
     ),
   ];
   if (idempotencyKey !== undefined) {
-    rows.push(listKeyRow({ idempotencyKey, made: { info, version } }));
+    rows.push(
+      statement(
+        'INSERT INTO list_keys (idempotency_key, list, title_json, version) VALUES (?, ?, ?, ?)',
+        ...[idempotencyKey, info.id, JSON.stringify(info.title), version],
+      ),
+    );
   }
   return rows;
 }
 
 export function hasListRow(db: SqlDatabase, key: string): boolean {
   return db.all('SELECT 1 FROM lists WHERE list = ?', key).length > 0;
-}
-
-/** The row of the key a list was made with, and that create's answer; it outlives the list. */
-function listKeyRow({ idempotencyKey, made }: KeyedList): SqlStatement {
-  return statement(
-    'INSERT INTO list_keys (idempotency_key, list, title_json, version) VALUES (?, ?, ?, ?)',
-    ...[idempotencyKey, made.info.id, JSON.stringify(made.info.title), made.version],
-  );
 }
 
 /**
