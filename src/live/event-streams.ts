@@ -28,7 +28,6 @@ export class EventStreams {
   readonly #host: StreamHost;
   readonly #tally: StreamTally;
   readonly #clients = new Set<EventClient>();
-  /** The clients that came through the list's view id. */
   readonly #viewers = new WeakSet<EventClient>();
   readonly #frames = new WeakMap<Change, Uint8Array>();
   #heartbeat: ReturnType<typeof setInterval> | undefined;
@@ -56,11 +55,7 @@ export class EventStreams {
     });
   }
 
-  /**
-   * The channel of a new stream for `request`, through the list's view id when `viewOnly`;
-   * 503 when the list is full or stopping. `onEnd` runs when the stream ends, however it ends,
-   * if it opened.
-   */
+  /** A new stream's channel, or 503 when the list is full or stopping; `onEnd` runs at its end. */
   open(request: Request, viewOnly: boolean, onEnd?: () => void): EventChannel {
     if (this.#closed) throw unavailable('The server is shutting down; reconnect in a moment.');
     const { maxClients } = this.#settings;
@@ -112,7 +107,13 @@ export class EventStreams {
     onEnd?: () => void,
   ): EventClient {
     const client = new EventClient(channel, signal, () => {
-      this.#forget(client);
+      this.#clients.delete(client);
+      this.#tally.openCount -= 1;
+      if (this.#clients.size === 0 && this.#heartbeat !== undefined) {
+        clearInterval(this.#heartbeat);
+        this.#heartbeat = undefined;
+        this.#tally.heartbeats -= 1;
+      }
       onEnd?.();
     });
     if (viewOnly) this.#viewers.add(client);
@@ -124,16 +125,6 @@ export class EventStreams {
       this.#tally.heartbeats += 1;
     }
     return client;
-  }
-
-  #forget(client: EventClient): void {
-    this.#clients.delete(client);
-    this.#tally.openCount -= 1;
-    if (this.#clients.size === 0 && this.#heartbeat !== undefined) {
-      clearInterval(this.#heartbeat);
-      this.#heartbeat = undefined;
-      this.#tally.heartbeats -= 1;
-    }
   }
 
   /** An item's change replayed to many clients is encoded once; a rename, rare, each time. */
