@@ -17,19 +17,13 @@ export interface ListContext {
   readonly viewIds: ViewIds;
 }
 
-/**
- * The lists a handler serves. On Node, every list lives in the one process; on workerd, the
- * worker only makes lists, and each Durable Object holds one.
- */
+/** The lists a handler serves: all of them on Node; on workerd, one an object, none the worker. */
 export interface ListDirectory {
   /** The list of `/api/todos` and `/api/sse`; undefined where this handler does not hold it. */
   readonly defaultList: LiveList | undefined;
   /** The named lists by id; none for an id never made, deleted, or not an id at all. */
   readonly named: { get(id: string): LiveList | undefined };
-  /**
-   * Makes an empty named list, or with a key used before, that create's answer again. `admit`
-   * runs only when a list is about to be made, and refuses by throwing.
-   */
+  /** Makes an empty named list, or replays a key's create; `admit` may refuse it by throwing. */
   create(title: string, idempotencyKey?: string, admit?: () => Promise<void>): Promise<StoredList>;
   /** Deletes a named list: it is gone from storage, and its streams end. */
   delete(list: LiveList): Promise<void>;
@@ -37,7 +31,6 @@ export interface ListDirectory {
   inMemory(): Iterable<LiveList>;
 }
 
-/** Makes the directory of an app, once it knows its settings and host. */
 export type OpenListDirectory = (context: ListContext) => ListDirectory;
 
 export function storeOptionsOf({ config, host }: ListContext): StoreOptions {
@@ -53,13 +46,9 @@ export function noSuchList(): HttpProblem {
   return new HttpProblem(404, 'No list has this id.');
 }
 
-/** A route's answer on the list a request reached, and whether through its view id. */
 export type ListRoute = (list: LiveList, viewOnly: boolean) => Response | Promise<Response>;
 
-/**
- * Runs `route` on the named list `id` names: by its edit id at once, by its view id (`viewOnly`)
- * once unwrapped; 404 for an id that names no list.
- */
+/** Runs `route` on the list `id` names: by edit id at once, by view id once unwrapped. */
 export function reachNamedList(
   lists: ListDirectory,
   viewIds: ViewIds,
@@ -104,20 +93,16 @@ export class LiveList {
   constructor(store: ListStore, context: ListContext) {
     this.store = store;
     this.#context = context;
-    this.paths = this.isDefault ? DEFAULT_LIST_PATHS : namedListPaths(this.id);
+    this.paths = this.id === '' ? DEFAULT_LIST_PATHS : namedListPaths(this.id);
   }
 
   get id(): string {
     return this.store.resource.info.id;
   }
 
-  get isDefault(): boolean {
-    return this.id === '';
-  }
-
   /** The view id (undefined for the default list, which has none), derived once. */
   async viewId(): Promise<string | undefined> {
-    if (this.isDefault) return undefined;
+    if (this.id === '') return undefined;
     return (this.#viewId ??= await this.#context.viewIds.viewIdOf(this.id));
   }
 
@@ -144,7 +129,6 @@ export class LiveList {
     return this.#events;
   }
 
-  /** The JSON array of the items, encoded. */
   itemsJson(): Uint8Array {
     const { version } = this.store;
     if (this.#itemsJson?.version !== version) {

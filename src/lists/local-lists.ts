@@ -18,17 +18,12 @@ export const memoryListStores: ListStores = {
 };
 
 export interface LocalListsOptions {
-  /** Where the lists are kept; memory only by default. */
   readonly stores?: ListStores;
   /** The most named lists; creating one more answers 507. */
   readonly maxLists: number;
 }
 
-/**
- * Every list in this process's memory, in a Map by id (a probe with an id nobody made is one
- * lookup): the default list and up to `maxLists` named ones, kept in storage too when `stores`
- * does. What the Node host and the in-process handler serve.
- */
+/** Every list in this process's memory, in a Map by id, kept in storage too if `stores` does. */
 export function localLists(options: LocalListsOptions): OpenListDirectory {
   return (context) => new LocalLists(context, options);
 }

@@ -29,17 +29,14 @@ export function singleList(options: SingleListOptions): OpenListDirectory {
   return (context) => {
     if (options.listId !== undefined)
       return new NamedListDirectory(context, options, options.listId);
-    const { sql, keepDefault } = options;
     // Opened on first use: storage it cannot read fails the request that uses it, or the
     // object's wake when it has streams to adopt.
     let list: LiveList | undefined;
-    const open = () => {
-      if (!keepDefault) return new LiveList(new ListStore(storeOptionsOf(context)), context);
-      return openKept(sql, '', context);
-    };
     return {
       get defaultList() {
-        return (list ??= open());
+        return (list ??= options.keepDefault
+          ? openKept(options.sql, '', context)
+          : new LiveList(new ListStore(storeOptionsOf(context)), context));
       },
       named: new Map(),
       create: () => Promise.reject(new Error('The default list’s place makes no lists.')),
@@ -49,7 +46,7 @@ export function singleList(options: SingleListOptions): OpenListDirectory {
   };
 }
 
-/** The list kept in `sql` under the key `''`, its id `listId`, in today's format. */
+/** The list kept in `sql` under the key `''`, in today's format. */
 function openKept(sql: SqlDatabase, listId: string, context: ListContext): LiveList {
   prepare(sql);
   const store = openListStore(sql, immediateWrites(sql), '', listId, storeOptionsOf(context));
@@ -78,7 +75,7 @@ class NamedListDirectory implements ListDirectory {
     const { sql } = this.#options;
     // Reading the storage writes nothing: a place whose list is gone stays empty.
     if (this.#list === undefined) {
-      this.#list = isPrepared(sql) && hasListRow(sql, '') ? this.#open() : null;
+      this.#list = isPrepared(sql) && hasListRow(sql, '') ? openKept(sql, id, this.#context) : null;
     }
     return this.#list ?? undefined;
   }
@@ -104,7 +101,7 @@ class NamedListDirectory implements ListDirectory {
     prepare(sql);
     const rows = newListRows('', { id: this.#listId, title }, idempotencyKey);
     sql.transaction(() => runStatements(sql, rows));
-    this.#list = this.#open();
+    this.#list = openKept(sql, this.#listId, this.#context);
     return this.#list.store.resource;
   }
 
@@ -133,9 +130,5 @@ class NamedListDirectory implements ListDirectory {
   /** The key the list was made with, if it was; kept after the list is deleted. */
   #keys() {
     return isPrepared(this.#options.sql) ? keptListKeys(this.#options.sql) : [];
-  }
-
-  #open(): LiveList {
-    return openKept(this.#options.sql, this.#listId, this.#context);
   }
 }
