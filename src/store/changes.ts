@@ -23,8 +23,7 @@ export interface ItemChange {
 
 /** Every change a list's store makes, in order; each is one event of its stream. */
 export type Change =
-  | ItemChange
-  | { readonly type: 'list-renamed'; readonly id: string; readonly list: StoredList };
+  ItemChange | { readonly type: 'list-renamed'; readonly id: string; readonly list: StoredList };
 
 /**
  * A list's latest changes, so that a client resuming from the last event id it saw gets exactly

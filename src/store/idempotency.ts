@@ -16,13 +16,14 @@ export class ItemKeys {
   constructor({ windowMs, most }: KeyBounds, kept: readonly KeptKey[] = []) {
     this.#windowMs = windowMs;
     this.#most = most;
-    for (const entry of kept) this.#add(entry);
-    this.#forgetPastBounds(Date.now());
+    for (const entry of kept) this.record(entry);
   }
 
-  record(key: string, item: StoredTodo, at = Date.now()): void {
-    this.#add({ key, item, at });
-    this.#forgetPastBounds(at);
+  /** A key used again once forgotten moves to the end, as a new key. */
+  record(entry: KeptKey): void {
+    this.#keys.delete(entry.key);
+    this.#keys.set(entry.key, entry);
+    this.#forgetPastBounds(entry.at);
   }
 
   get(key: string): StoredTodo | undefined {
@@ -30,12 +31,6 @@ export class ItemKeys {
     this.#forgetPastBounds(now);
     const entry = this.#keys.get(key);
     return entry !== undefined && entry.at > now - this.#windowMs ? entry.item : undefined;
-  }
-
-  /** A key used again once forgotten moves to the end, as a new key. */
-  #add(entry: KeptKey): void {
-    this.#keys.delete(entry.key);
-    this.#keys.set(entry.key, entry);
   }
 
   /** Forgets the keys past their window, and the oldest beyond the most kept. */

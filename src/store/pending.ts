@@ -3,7 +3,7 @@ import type { Change, ItemChange, StoredTodo } from './changes.ts';
 /** A list as readers see it, or as a change is checked against it. */
 export interface ListState {
   readonly size: number;
-  /** The version at which the title was last set: the list resource's ETag. */
+  /** The list resource's ETag. */
   readonly listVersion: string;
   get(id: string): StoredTodo | undefined;
 }
