@@ -1,11 +1,10 @@
-import type { Change, ItemChange, KeyBounds } from '../store/changes.ts';
+import type { Change, ItemChange, ListStoreOptions } from '../store/changes.ts';
 import { statement, type SqlStatement, type SqlWrites } from './sql.ts';
 import type { Transaction, WriteDone } from './sql.ts';
 
 /**
- * How many changes of a list are written as changes alone before they are folded into its item
- * rows: a change then costs one row, not a row and its indexes, an item made and deleted in
- * between never gets a row, and loading a list replays fewer than this many changes.
+ * How many changes are written as changes alone before they are folded into the item rows: each
+ * costs one row, not a row and its indexes, and loading a list replays fewer than this many.
  */
 export const FOLD_EVERY = 1024;
 
@@ -21,17 +20,15 @@ export interface ItemRowsAt {
 }
 
 /**
- * One list's changes on their way to SQLite, each a write: its row (and a create's key), for a
- * rename the title. A transaction's changes move the sequence with one statement, its parameter
- * moved on by each. Every `FOLD_EVERY` changes one also folds the changes into the item rows, and
- * only then trims the kept changes (an unfolded change is the only record of what it did) and the
- * item keys, so that a list's rows of keys are at most `KeyBounds.most` plus `FOLD_EVERY`.
+ * One list's changes on their way to SQLite. A transaction's changes move the sequence with one
+ * statement, its parameter moved on by each. Every `FOLD_EVERY` changes one also folds them into
+ * the item rows, and only then trims the kept changes (an unfolded change is the only record of
+ * what it did) and the item keys, which so stay at most `KeyBounds.most` plus `FOLD_EVERY`.
  */
 export class ListWriter {
   readonly #writes: SqlWrites;
   readonly #listKey: string;
-  readonly #keepChanges: number;
-  readonly #keys: KeyBounds;
+  readonly #bounds: Pick<ListStoreOptions, 'keepChanges' | 'keys'>;
   /** The sequence statement of the transaction being formed, if any, and its parameters. */
   #moving: { readonly within: Transaction; readonly params: [number, string, number] } | undefined;
   /** The sequence the committed item rows hold. */
@@ -44,13 +41,12 @@ export class ListWriter {
   constructor(
     writes: SqlWrites,
     listKey: string,
-    { keepChanges, keys }: { keepChanges: number; keys: KeyBounds },
+    bounds: Pick<ListStoreOptions, 'keepChanges' | 'keys'>,
     itemRows: ItemRowsAt,
   ) {
     this.#writes = writes;
     this.#listKey = listKey;
-    this.#keepChanges = keepChanges;
-    this.#keys = keys;
+    this.#bounds = bounds;
     this.#foldedAt = itemRows.sequence;
     this.#unfolded = [...itemRows.after];
   }
@@ -109,9 +105,8 @@ export class ListWriter {
   }
 
   /**
-   * The statements that bring the item rows to `through`, the sequence of the last of
-   * `changes`: each item written once, as its last change left it, new ones in the order they
-   * were made (the rows' order). Trimming the kept changes here spares each commit its deletes.
+   * Brings the item rows to `through`, the last of `changes`' sequences: each item written once,
+   * new ones in the order made. Trimming the kept changes here spares each commit its deletes.
    */
   #fold(changes: readonly Change[], through: number): SqlStatement[] {
     const listKey = this.#listKey;
@@ -150,9 +145,9 @@ export class ListWriter {
     }
     rows.push(statement('UPDATE lists SET items_at = ? WHERE list = ?', through, listKey));
     const trim = 'DELETE FROM list_changes WHERE list = ? AND sequence <= ?';
-    rows.push(statement(trim, listKey, through - this.#keepChanges));
+    rows.push(statement(trim, listKey, through - this.#bounds.keepChanges));
     // The keys past their window, and beyond the most a list keeps, the oldest first.
-    const { windowMs, most } = this.#keys;
+    const { windowMs, most } = this.#bounds.keys;
     rows.push(
       statement(
         `DELETE FROM item_keys WHERE list = ? AND (made_at <= ? OR sequence <= (SELECT sequence

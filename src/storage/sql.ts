@@ -6,7 +6,6 @@ export type SqlValue = string | number | null;
  * `node:sqlite` on Node, a Durable Object's SQLite on workerd. Both run statements synchronously.
  */
 export interface SqlDatabase {
-  /** The rows of a query, each as an object keyed by column. */
   all<Row extends object>(sql: string, ...params: SqlValue[]): Row[];
   run(sql: string, ...params: SqlValue[]): void;
   /** Runs `work` as one transaction: all its statements are committed, or none. */
@@ -34,7 +33,6 @@ export function runStatements(db: SqlDatabase, statements: readonly SqlStatement
 /** What a write hears once its transaction is over: nothing if it was committed, else why not. */
 export type WriteDone = (error?: unknown) => void;
 
-/** Runs `statements` in one transaction, then calls `done`, with the error if it failed. */
 export function commitIn(db: SqlDatabase, statements: readonly SqlStatement[], done: WriteDone) {
   try {
     db.transaction(() => runStatements(db, statements));
