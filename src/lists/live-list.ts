@@ -9,7 +9,6 @@ import type { StoredList } from '../store/changes.ts';
 import type { ListStore } from '../store/list-store.ts';
 import type { ViewIds } from './list-id.ts';
 
-/** What every list of an app shares: its settings, the host's ways, the tally of its streams. */
 export interface ListContext {
   readonly config: AppConfig;
   readonly host: StreamHost & { readonly reportError: (error: unknown) => void };
@@ -25,7 +24,6 @@ export interface ListDirectory {
   readonly named: { get(id: string): LiveList | undefined };
   /** Makes an empty named list, or replays a key's create; `admit` may refuse it by throwing. */
   create(title: string, idempotencyKey?: string, admit?: () => Promise<void>): Promise<StoredList>;
-  /** Deletes a named list: it is gone from storage, and its streams end. */
   delete(list: LiveList): Promise<void>;
   /** The lists in memory now, for shutdown and for what a host reports of its streams. */
   inMemory(): Iterable<LiveList>;
@@ -111,10 +109,7 @@ export class LiveList {
     return listJsonOf(info, this.#viewId!, viewOnly);
   }
 
-  /**
-   * The list, unless it was deleted while the request waited (for its body, say): a request
-   * that began before the delete must not change it.
-   */
+  /** 404 once deleted: a request that waited (for its body, say) must not change it then. */
   stillThere(): this {
     if (this.#deleting) throw noSuchList();
     return this;
@@ -138,10 +133,7 @@ export class LiveList {
     return this.#itemsJson.bytes;
   }
 
-  /**
-   * Deletes the list: it takes no change while `remove` deletes its storage, and goes on as it
-   * was if that fails. Its streams hear of it, get the last event and end, once it is done.
-   */
+  /** Takes no change while `remove` runs, and goes on if it fails; else its streams end. */
   async delete(remove: () => Promise<void>): Promise<void> {
     this.#deleting = true;
     try {
