@@ -1,6 +1,5 @@
-import { LAST_EVENT_ID_PARAM, RECONNECT_DELAY_MS } from '../model/events.ts';
+import { LAST_EVENT_ID_PARAM } from '../model/events.ts';
 import type { ListInfo } from '../model/resources.ts';
-import type { Change } from '../store/changes.ts';
 import type { ListStore } from '../store/list-store.ts';
 
 /** A comment line: it keeps proxies from closing a quiet stream, and finds clients that left. */
@@ -85,24 +84,4 @@ export function lastEventIdOf(request: Request): string | undefined {
     new URL(request.url).searchParams.get(LAST_EVENT_ID_PARAM) ||
     undefined
   );
-}
-
-const encoder = new TextEncoder();
-const RETRY = encoder.encode(`retry: ${RECONNECT_DELAY_MS}\n\n`);
-const END_OF_SNAPSHOT = encoder.encode('\n\n');
-
-/**
- * A new stream's first bytes: the reconnect delay, then the changes missed since `lastEventId`,
- * or else the list's items in its own encoding, shared by every stream opened on this version.
- */
-export function openingOf(
-  list: StreamedList,
-  lastEventId: string | undefined,
-  framed: (missed: readonly Change[]) => Uint8Array,
-): Uint8Array[] {
-  const { store } = list;
-  const missed = lastEventId ? store.changesSince(lastEventId) : undefined;
-  if (missed !== undefined) return [RETRY, framed(missed)];
-  const head = encoder.encode(`id: ${store.version}\nevent: snapshot\ndata: `);
-  return [RETRY, head, list.itemsJson(), END_OF_SNAPSHOT];
 }

@@ -6,7 +6,6 @@ import type { Change, StoredList } from '../store/changes.ts';
 import {
   EventClient,
   lastEventIdOf,
-  openingOf,
   MAX_BACKLOG_BYTES,
   PING,
   StreamTally,
@@ -16,6 +15,8 @@ import {
 } from './event-channel.ts';
 
 const encoder = new TextEncoder();
+const RETRY = encoder.encode(`retry: ${RECONNECT_DELAY_MS}\n\n`);
+const END_OF_SNAPSHOT = encoder.encode('\n\n');
 
 /**
  * The clients of one list's event stream, fed from one subscription to its store: a change is
@@ -69,8 +70,7 @@ export class EventStreams {
     // The open clients get every change first, then the opening is read and the client joins
     // in one synchronous step: no change is missed or sent twice.
     this.#sendUnsent();
-    const missedFramed = (missed: readonly Change[]) => this.#framed(missed, viewOnly);
-    const opening = openingOf(this.#list, lastEventIdOf(request), missedFramed);
+    const opening = this.#opening(lastEventIdOf(request), viewOnly);
     const openingBytes = opening.reduce((total, part) => total + part.byteLength, 0);
     const channel = this.#host.openEventChannel(openingBytes + MAX_BACKLOG_BYTES, viewOnly);
     const client = this.#join(channel, request.signal, viewOnly, onEnd);
@@ -98,6 +98,15 @@ export class EventStreams {
       encoder.encode(sseMessage('list-deleted', this.#list.jsonOf(list.info, viewOnly)));
     this.#sendAll(frame(false), frame(true));
     this.close();
+  }
+
+  /** The changes missed since `lastEventId`, or else the items, encoded once for all streams. */
+  #opening(lastEventId: string | undefined, viewOnly: boolean): Uint8Array[] {
+    const { store } = this.#list;
+    const missed = lastEventId ? store.changesSince(lastEventId) : undefined;
+    if (missed !== undefined) return [RETRY, this.#framed(missed, viewOnly)];
+    const head = encoder.encode(`id: ${store.version}\nevent: snapshot\ndata: `);
+    return [RETRY, head, this.#list.itemsJson(), END_OF_SNAPSHOT];
   }
 
   #join(
