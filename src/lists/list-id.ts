@@ -22,10 +22,9 @@ const WRAP = 'AES-KW';
 const utf8 = new TextEncoder();
 
 /**
- * A list's view id, derived from its edit id under a key only the service holds: the edit id
- * wrapped with AES key wrap (RFC 3394), 8 bytes longer. The wrap is deterministic, so no table of
- * view ids is kept; unwrapping checks an integrity value, so a made-up view id names no list
- * (1 in 2^64), and without the key nothing computable from a view id gives the edit id.
+ * View ids: each an edit id wrapped (AES key wrap, RFC 3394) under a key only the service holds.
+ * The wrap is deterministic, so no table is kept; unwrapping checks an integrity value, so a
+ * made-up view id names no list (1 in 2^64).
  */
 export class ViewIds {
   readonly #key: Promise<CryptoKey>;

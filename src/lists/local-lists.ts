@@ -28,13 +28,11 @@ export function localLists(options: LocalListsOptions): OpenListDirectory {
   return (context) => new LocalLists(context, options);
 }
 
-/** A key whose create is under way. */
 const BEING_MADE = 'being made';
 
 /**
- * The lists, and the keys they were made with: the live lists', and those of the latest
- * `maxLists` deletions, which answer 410 rather than make their list again; so at most twice as
- * many keys as lists are held, and an older deleted list's key makes a new list.
+ * The keys of the live lists and of the latest `maxLists` deletions, which answer 410 rather than
+ * make their list again: at most twice as many keys as lists; an older key makes a new list.
  */
 class LocalLists implements ListDirectory {
   readonly defaultList: LiveList;

@@ -8,7 +8,6 @@ import { ListStore } from '../store/list-store.ts';
 import { LiveList, storeOptionsOf, type ListContext } from './live-list.ts';
 import type { ListDirectory, OpenListDirectory } from './live-list.ts';
 
-/** Which one list a place holds, and where it keeps it. */
 export interface SingleListOptions {
   /** The named list's id, or undefined where the default list is held. */
   readonly listId: string | undefined;
@@ -20,10 +19,8 @@ export interface SingleListOptions {
 }
 
 /**
- * The one list a place holds, such as a Durable Object: the default list, kept as `keepDefault`
- * says, or a named one, always kept, since its place may leave memory at any time. A named list
- * is looked for on first use; until `create` has run, or once it is deleted, there is none, and
- * nothing is written. Each change is committed at once (`immediateWrites`).
+ * The one list of a place such as a Durable Object: the default list, or a named one, always kept,
+ * since the place may leave memory; none, and nothing written, until `create` or once deleted.
  */
 export function singleList(options: SingleListOptions): OpenListDirectory {
   return (context) => {
@@ -46,7 +43,6 @@ export function singleList(options: SingleListOptions): OpenListDirectory {
   };
 }
 
-/** The list kept in `sql` under the key `''`, in today's format. */
 function openKept(sql: SqlDatabase, listId: string, context: ListContext): LiveList {
   prepare(sql);
   const store = openListStore(sql, immediateWrites(sql), '', listId, storeOptionsOf(context));
@@ -61,7 +57,6 @@ class NamedListDirectory implements ListDirectory {
   readonly #listId: string;
   /** Undefined until looked for; null when there is none. */
   #list: LiveList | null | undefined;
-  /** Whether a create waits for `admit`. */
   #making = false;
 
   constructor(context: ListContext, options: SingleListOptions, listId: string) {

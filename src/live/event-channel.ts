@@ -33,7 +33,6 @@ export interface EventChannel {
 /** `viewOnly`, which a channel that outlives its list's memory keeps: it came by the view id. */
 export type OpenEventChannel = (queueBytes: number, viewOnly?: boolean) => EventChannel;
 
-/** See `Host` in app.ts. */
 export interface StreamHost {
   readonly openEventChannel: OpenEventChannel;
   readonly writesHeartbeats: boolean;

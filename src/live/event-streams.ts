@@ -19,9 +19,8 @@ const RETRY = encoder.encode(`retry: ${RECONNECT_DELAY_MS}\n\n`);
 const END_OF_SNAPSHOT = encoder.encode('\n\n');
 
 /**
- * The clients of one list's event stream, fed from one subscription to its store: a change is
- * encoded once for all. A client is dropped as soon as anything shows it left; the heartbeat,
- * one timer for all, makes sure a write happens.
+ * One list's streams, fed by one subscription to its store: a change is encoded once for all. A
+ * client is dropped as soon as anything shows it left; one heartbeat timer makes writes happen.
  */
 export class EventStreams {
   readonly #list: StreamedList;

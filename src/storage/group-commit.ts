@@ -7,7 +7,6 @@ const MAX_BATCH = 256;
 /** How long a batch may gather: a few commits on a disk that flushes in a few hundred µs. */
 const MAX_WAIT_MS = 2;
 
-/** Where a batch's transaction runs. */
 export interface Committer {
   commit(statements: readonly SqlStatement[], done: WriteDone): void;
 }
@@ -28,10 +27,9 @@ export interface CommitCounts {
 }
 
 /**
- * Group commit: many changes in one transaction and one fsync. A batch gathers the changes made
- * during the commit before it, and while each turn of the event loop brings more; it leaves at
- * the end of a turn that brought none (a lone writer's own turn), at `MAX_BATCH`, or after
- * `MAX_WAIT_MS`. A failed batch fails its changes and every one queued behind it.
+ * Many changes in one transaction and one fsync: a batch gathers while each turn of the event
+ * loop brings more, and leaves after a turn that brought none, at `MAX_BATCH` or `MAX_WAIT_MS`.
+ * A failed batch fails its changes and every one queued behind it.
  */
 export class GroupCommit implements SqlWrites {
   readonly #committer: Committer;

@@ -16,7 +16,6 @@ export interface ListStores {
   openKept(options: StoreOptions): ListStore[];
   /** A new list's store, once the list is durable, and with `idempotencyKey` its key too. */
   create(info: ListInfo, options: StoreOptions, idempotencyKey?: string): Promise<ListStore>;
-  /** As `keptListKeys`. */
   keptKeys(): KeyedList[];
   /** Once the list is gone from storage; its key is kept for `deletedKeysKept` deletions. */
   remove(listId: string, deletedKeysKept: number): Promise<void>;

@@ -96,7 +96,6 @@ export function prepare(db: SqlDatabase): void {
 /** A list made by a create sent with an `Idempotency-Key`: the key, and that create's answer. */
 export interface KeyedList {
   readonly idempotencyKey: string;
-  /** The list as the create answered: its id, the title it was made with, its first ETag. */
   readonly made: StoredList;
 }
 
@@ -126,10 +125,7 @@ export function hasListRow(db: SqlDatabase, key: string): boolean {
   return db.all('SELECT 1 FROM lists WHERE list = ?', key).length > 0;
 }
 
-/**
- * The statements that remove a list, its items and its changes, and mark its key (if it was
- * made with one) the latest deleted, forgetting the deleted keys beyond the latest `keysKept`.
- */
+/** Removes a list; its key, if any, is the latest deleted, and those past `keysKept` go. */
 export function listDeletion(listId: string, keysKept: number): SqlStatement[] {
   const forgotten = `SELECT sequence FROM list_key_deletions
     WHERE sequence <= (SELECT MAX(sequence) FROM list_key_deletions) - ?`;

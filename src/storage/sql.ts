@@ -8,7 +8,6 @@ export type SqlValue = string | number | null;
 export interface SqlDatabase {
   all<Row extends object>(sql: string, ...params: SqlValue[]): Row[];
   run(sql: string, ...params: SqlValue[]): void;
-  /** Runs `work` as one transaction: all its statements are committed, or none. */
   transaction<T>(work: () => T): T;
 }
 
@@ -49,9 +48,8 @@ export type Transaction = object;
 export type Write = (transaction: Transaction) => readonly SqlStatement[];
 
 /**
- * How writes reach a database: each in a transaction of its own, or many in one (`GroupCommit`).
- * Writes are done in the order they were enqueued; when one fails, every later write not yet
- * done fails too, since it may have been judged against the one that failed.
+ * How writes reach a database, done in the order enqueued: when one fails, every later one not
+ * yet done fails too, since it may have been judged against the one that failed.
  */
 export interface SqlWrites {
   enqueue(write: Write, done: WriteDone): void;

@@ -26,9 +26,8 @@ export type Change =
   ItemChange | { readonly type: 'list-renamed'; readonly id: string; readonly list: StoredList };
 
 /**
- * A list's latest changes, so that a client resuming from the last event id it saw gets exactly
- * the changes it missed. Ids are only compared, never parsed: an id not kept here (another
- * run's, made up, too old) cannot be answered.
+ * A list's latest changes, for clients that resume from the last event id they saw. Ids are only
+ * compared, never parsed: one not kept here (another run's, made up, too old) gets no answer.
  */
 export class History {
   readonly #limit: number;
@@ -102,10 +101,7 @@ export interface ListStoreOptions {
   readonly persist?: Persist;
 }
 
-/**
- * A new run's id, which tells one list's event ids from another's and from an earlier run's:
- * 64 random bits, so that among many lists no two runs meet.
- */
+/** A run's id tells one list's event ids from another's, and an earlier run's: 64 random bits. */
 export function newRunId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');

@@ -4,9 +4,8 @@ import type { TodoFields } from '../model/resources.ts';
 import type { KeptKey, KeyBounds, StoredList, StoredTodo } from './changes.ts';
 
 /**
- * The keys of a list's committed item creates, each with the item as made, so that a retry is
- * answered alike for `windowMs`, however many changes came after. A Map keeps the order keys came
- * in, which is the order they leave in, by age or by count.
+ * The keys of a list's committed item creates with the items made, so that a retry is answered
+ * alike for `windowMs`, however much changed since. A Map's order is the order keys leave in.
  */
 export class ItemKeys {
   readonly #keys = new Map<string, KeptKey>();
@@ -65,10 +64,7 @@ export function itemToReplay(item: StoredTodo, committed: boolean, fields: TodoF
   return item;
 }
 
-/**
- * A retried list create gets the first's list: 422 if of another title, 410 once that list is
- * deleted, so that a key never brings a deleted list back.
- */
+/** A retried list create: 422 for another title, 410 once deleted (a key never brings it back). */
 export function listToReplay(made: StoredList, title: string, exists: boolean): StoredList {
   if (made.info.title !== title) {
     throw new HttpProblem(
