@@ -1,6 +1,6 @@
 import type { AppConfig } from '../config.ts';
 import { HttpProblem } from '../http/problem.ts';
-import type { StreamHost, StreamTally } from '../live/event-channel.ts';
+import type { StreamContext, StreamHost } from '../live/event-channel.ts';
 import { EventStreams } from '../live/event-streams.ts';
 import { DEFAULT_LIST_PATHS, listJsonOf, namedListPaths } from '../model/resources.ts';
 import type { ListInfo, ListPaths } from '../model/resources.ts';
@@ -9,10 +9,9 @@ import type { StoredList } from '../store/changes.ts';
 import type { ListStore } from '../store/list-store.ts';
 import type { ViewIds } from './list-id.ts';
 
-export interface ListContext {
+export interface ListContext extends StreamContext {
   readonly config: AppConfig;
   readonly host: StreamHost & { readonly reportError: (error: unknown) => void };
-  readonly tally: StreamTally;
   readonly viewIds: ViewIds;
 }
 
@@ -117,8 +116,7 @@ export class LiveList {
 
   get events(): EventStreams {
     if (this.#events === undefined) {
-      const { config, host, tally } = this.#context;
-      this.#events = new EventStreams(this, config.sse, host, tally);
+      this.#events = new EventStreams(this, this.#context);
       if (this.#closed) this.#events.close();
     }
     return this.#events;

@@ -1,3 +1,4 @@
+import type { AppConfig } from '../config.ts';
 import { LAST_EVENT_ID_PARAM } from '../model/events.ts';
 import type { ListInfo } from '../model/resources.ts';
 import type { ListStore } from '../store/list-store.ts';
@@ -37,6 +38,13 @@ export interface StreamHost {
   readonly openEventChannel: OpenEventChannel;
   readonly writesHeartbeats: boolean;
   readonly afterAnswers?: (task: () => void) => void;
+}
+
+/** What every list's streams share (a `ListContext`). */
+export interface StreamContext {
+  readonly config: { readonly sse: AppConfig['sse'] };
+  readonly host: StreamHost;
+  readonly tally: StreamTally;
 }
 
 /** The list whose changes the streams tell (a `LiveList`). */

@@ -1,4 +1,3 @@
-import type { AppConfig } from '../config.ts';
 import { concatBytes } from '../http/body.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { RECONNECT_DELAY_MS, sseMessage } from '../model/events.ts';
@@ -8,10 +7,9 @@ import {
   lastEventIdOf,
   MAX_BACKLOG_BYTES,
   PING,
-  StreamTally,
   type EventChannel,
+  type StreamContext,
   type StreamedList,
-  type StreamHost,
 } from './event-channel.ts';
 
 const encoder = new TextEncoder();
@@ -24,9 +22,7 @@ const END_OF_SNAPSHOT = encoder.encode('\n\n');
  */
 export class EventStreams {
   readonly #list: StreamedList;
-  readonly #settings: AppConfig['sse'];
-  readonly #host: StreamHost;
-  readonly #tally: StreamTally;
+  readonly #context: StreamContext;
   readonly #clients = new Set<EventClient>();
   readonly #viewers = new WeakSet<EventClient>();
   readonly #frames = new WeakMap<Change, Uint8Array>();
@@ -35,16 +31,10 @@ export class EventStreams {
   #unsent: Change[] = [];
   #closed = false;
 
-  constructor(
-    list: StreamedList,
-    settings: AppConfig['sse'],
-    host: StreamHost,
-    tally: StreamTally,
-  ) {
+  constructor(list: StreamedList, context: StreamContext) {
     this.#list = list;
-    this.#settings = settings;
-    this.#host = host;
-    this.#tally = tally;
+    this.#context = context;
+    const { host } = context;
     list.store.subscribe((change) => {
       if (this.#clients.size === 0) return;
       this.#unsent.push(change);
@@ -58,7 +48,7 @@ export class EventStreams {
   /** A new stream's channel, or 503 when the list is full or stopping; `onEnd` runs at its end. */
   open(request: Request, viewOnly: boolean, onEnd?: () => void): EventChannel {
     if (this.#closed) throw unavailable('The server is shutting down; reconnect in a moment.');
-    const { maxClients } = this.#settings;
+    const { maxClients } = this.#context.config.sse;
     if (this.#clients.size >= maxClients) {
       throw unavailable(
         `Too many event streams are open (the most is ${maxClients}); try again shortly.`,
@@ -71,7 +61,7 @@ export class EventStreams {
     this.#sendUnsent();
     const opening = this.#opening(lastEventIdOf(request), viewOnly);
     const openingBytes = opening.reduce((total, part) => total + part.byteLength, 0);
-    const channel = this.#host.openEventChannel(openingBytes + MAX_BACKLOG_BYTES, viewOnly);
+    const channel = this.#context.host.openEventChannel(openingBytes + MAX_BACKLOG_BYTES, viewOnly);
     const client = this.#join(channel, request.signal, viewOnly, onEnd);
     for (const part of opening) client.send(part);
     return channel;
@@ -114,23 +104,24 @@ export class EventStreams {
     viewOnly: boolean,
     onEnd?: () => void,
   ): EventClient {
+    const { config, host, tally } = this.#context;
     const client = new EventClient(channel, signal, () => {
       this.#clients.delete(client);
-      this.#tally.openCount -= 1;
+      tally.openCount -= 1;
       if (this.#clients.size === 0 && this.#heartbeat !== undefined) {
         clearInterval(this.#heartbeat);
         this.#heartbeat = undefined;
-        this.#tally.heartbeats -= 1;
+        tally.heartbeats -= 1;
       }
       onEnd?.();
     });
     if (viewOnly) this.#viewers.add(client);
     this.#clients.add(client);
-    this.#tally.openCount += 1;
-    if (this.#heartbeat === undefined && this.#host.writesHeartbeats) {
-      const intervalMs = this.#settings.heartbeatSeconds * 1000;
+    tally.openCount += 1;
+    if (this.#heartbeat === undefined && host.writesHeartbeats) {
+      const intervalMs = config.sse.heartbeatSeconds * 1000;
       this.#heartbeat = setInterval(() => this.#sendAll(PING), intervalMs);
-      this.#tally.heartbeats += 1;
+      tally.heartbeats += 1;
     }
     return client;
   }
