@@ -71,10 +71,7 @@ export function refuseViewOnly(viewOnly: boolean): void {
 
 const utf8 = new TextEncoder();
 
-/**
- * One list as the routes serve it: its store, its paths, and its event streams, made when the
- * first client opens one, so that a list nobody watches costs only its store.
- */
+/** A list as the routes serve it; its streams are made for a first client, not for every list. */
 export class LiveList {
   readonly store: ListStore;
   readonly paths: ListPaths;
@@ -83,8 +80,7 @@ export class LiveList {
   #viewId: string | undefined;
   #deleting = false;
   #closed = false;
-  // Made and encoded once per version (the list's ETag): a host sends the bytes as they are,
-  // where a string is measured and encoded again for every answer.
+  // Encoded once a version: a host sends bytes as they are, but encodes a string for each answer.
   #itemsJson: { readonly version: string; readonly bytes: Uint8Array } | undefined;
 
   constructor(store: ListStore, context: ListContext) {

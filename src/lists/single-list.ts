@@ -26,8 +26,7 @@ export function singleList(options: SingleListOptions): OpenListDirectory {
   return (context) => {
     if (options.listId !== undefined)
       return new NamedListDirectory(context, options, options.listId);
-    // Opened on first use: storage it cannot read fails the request that uses it, or the
-    // object's wake when it has streams to adopt.
+    // Opened on first use: unreadable storage fails the request, or the wake adopting streams.
     let list: LiveList | undefined;
     return {
       get defaultList() {
@@ -104,8 +103,7 @@ class NamedListDirectory implements ListDirectory {
     // Gone at once for the requests that come while the storage is wiped; back if that fails.
     this.#list = null;
     const { sql, deleteAll } = this.#options;
-    // A list made with a key keeps the key in the transaction that removes the rest: no crash
-    // leaves the list gone and its key free to make it again.
+    // A key is kept in the transaction that removes the rest: no crash frees it to remake the list.
     const wipe =
       this.#keys().length > 0
         ? async () => sql.transaction(() => runStatements(sql, listRowsDeletion('')))

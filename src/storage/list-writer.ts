@@ -96,8 +96,7 @@ export class ListWriter {
       this.#moving.params[0] = sequence;
       return rows;
     }
-    // If the sequence has moved already, another service has the same storage open and holds a
-    // different list in memory: writing would make the two lists part ways, so the write fails.
+    // A sequence moved already means another service holds this list too: the two would part ways.
     const params: [number, string, number] = [sequence, listKey, sequence - 1];
     this.#moving = { within: transaction, params };
     const sql = 'UPDATE lists SET sequence = ? WHERE list = ? AND sequence = ? RETURNING sequence';

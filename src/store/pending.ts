@@ -9,9 +9,8 @@ export interface ListState {
 }
 
 /**
- * A list's changes made and not yet committed, oldest first, laid over the committed list:
- * together they are the list with its pending changes. What a change made leaves the overlay
- * once it is committed, unless a later pending change remade the same item or title.
+ * A list's changes made and not yet committed, oldest first, laid over the committed list. What a
+ * change made leaves the overlay once committed, unless a later one remade the item or title.
  */
 export class PendingChanges implements ListState {
   readonly #committed: ListState;
