@@ -61,11 +61,7 @@ export function openListStore(
   return new ListStore({ ...options, start, persist: writer.persist.bind(writer) });
 }
 
-interface ChangeRow {
-  sequence: number;
-  type: Change['type'];
-  data: string;
-}
+type ChangeRow = { sequence: number; type: Change['type']; data: string };
 
 /** The list as its item rows hold it, the changes after them replayed, its latest changes. */
 function readKeptList(db: SqlDatabase, key: string, listId: string, keepChanges: number) {
