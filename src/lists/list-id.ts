@@ -21,11 +21,7 @@ export function newListId(): string {
 const WRAP = 'AES-KW';
 const utf8 = new TextEncoder();
 
-/**
- * View ids: each an edit id wrapped (AES key wrap, RFC 3394) under a key only the service holds.
- * The wrap is deterministic, so no table is kept; unwrapping checks an integrity value, so a
- * made-up view id names no list (1 in 2^64).
- */
+/** View ids: edit ids wrapped (AES key wrap, deterministic, integrity-checked) under our key. */
 export class ViewIds {
   readonly #key: Promise<CryptoKey>;
 

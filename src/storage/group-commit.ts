@@ -28,8 +28,7 @@ export interface CommitCounts {
 
 /**
  * Many changes in one transaction and one fsync: a batch gathers while each turn of the event
- * loop brings more, and leaves after a turn that brought none, at `MAX_BATCH` or `MAX_WAIT_MS`.
- * A failed batch fails its changes and every one queued behind it.
+ * loop brings more. A failed batch fails its changes and every one queued behind it.
  */
 export class GroupCommit implements SqlWrites {
   readonly #committer: Committer;

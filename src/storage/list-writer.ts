@@ -2,10 +2,7 @@ import type { Change, ItemChange, ListStoreOptions } from '../store/changes.ts';
 import { statement, type SqlStatement, type SqlWrites } from './sql.ts';
 import type { Transaction, WriteDone } from './sql.ts';
 
-/**
- * How many changes are written as changes alone before they are folded into the item rows: each
- * costs one row, not a row and its indexes, and loading a list replays fewer than this many.
- */
+/** Changes are written alone, one row without an index's, until this many fold into items. */
 export const FOLD_EVERY = 1024;
 
 const SHARED_STORAGE =
@@ -19,16 +16,16 @@ export interface ItemRowsAt {
   readonly after: readonly Change[];
 }
 
+type WriterBounds = Pick<ListStoreOptions, 'keepChanges' | 'keys'>;
+
 /**
- * One list's changes on their way to SQLite. A transaction's changes move the sequence with one
- * statement, its parameter moved on by each. Every `FOLD_EVERY` changes one also folds them into
- * the item rows, and only then trims the kept changes (an unfolded change is the only record of
- * what it did) and the item keys, which so stay at most `KeyBounds.most` plus `FOLD_EVERY`.
+ * One list's changes on their way to SQLite; a transaction's move the sequence with one statement.
+ * A fold trims the kept changes only as it folds them: an unfolded change is all that records it.
  */
 export class ListWriter {
   readonly #writes: SqlWrites;
   readonly #listKey: string;
-  readonly #bounds: Pick<ListStoreOptions, 'keepChanges' | 'keys'>;
+  readonly #bounds: WriterBounds;
   /** The sequence statement of the transaction being formed, if any, and its parameters. */
   #moving: { readonly within: Transaction; readonly params: [number, string, number] } | undefined;
   /** The sequence the committed item rows hold. */
@@ -38,12 +35,7 @@ export class ListWriter {
   /** The sequences of the changes whose writes fold, not yet committed, in order. */
   readonly #folding: number[] = [];
 
-  constructor(
-    writes: SqlWrites,
-    listKey: string,
-    bounds: Pick<ListStoreOptions, 'keepChanges' | 'keys'>,
-    itemRows: ItemRowsAt,
-  ) {
+  constructor(writes: SqlWrites, listKey: string, bounds: WriterBounds, itemRows: ItemRowsAt) {
     this.#writes = writes;
     this.#listKey = listKey;
     this.#bounds = bounds;
@@ -103,10 +95,7 @@ export class ListWriter {
     return [{ sql, params, orFail: SHARED_STORAGE }, ...rows];
   }
 
-  /**
-   * Brings the item rows to `through`, the last of `changes`' sequences: each item written once,
-   * new ones in the order made. Trimming the kept changes here spares each commit its deletes.
-   */
+  /** Each item written once, as `changes` left it; trimming here spares each commit deletes. */
   #fold(changes: readonly Change[], through: number): SqlStatement[] {
     const listKey = this.#listKey;
     const touched = new Map<string, { readonly first: ItemChange; last: ItemChange }>();
