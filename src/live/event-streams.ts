@@ -16,10 +16,7 @@ const encoder = new TextEncoder();
 const RETRY = encoder.encode(`retry: ${RECONNECT_DELAY_MS}\n\n`);
 const END_OF_SNAPSHOT = encoder.encode('\n\n');
 
-/**
- * One list's streams, fed by one subscription to its store: a change is encoded once for all. A
- * client is dropped as soon as anything shows it left; one heartbeat timer makes writes happen.
- */
+/** One list's streams, fed by one subscription to its store: a change is encoded once for all. */
 export class EventStreams {
   readonly #list: StreamedList;
   readonly #context: StreamContext;

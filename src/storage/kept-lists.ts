@@ -39,10 +39,7 @@ export function sqliteListStores(db: SqlDatabase, writes: SqlWrites): ListStores
   };
 }
 
-/**
- * The list kept under `key` (its id `listId`), its row added empty if it has none: a restart, or
- * a Durable Object leaving memory, loses nothing acknowledged, and event ids go on.
- */
+/** The list kept under `key`, its id `listId`; its row is added, empty, if it has none. */
 export function openListStore(
   db: SqlDatabase,
   writes: SqlWrites,

@@ -81,10 +81,7 @@ export interface KeptList {
   readonly keys: readonly KeptKey[];
 }
 
-/**
- * Writes `change`, the list's `sequence`th, then calls `done`, with the error if it could not.
- * Changes are done in order; when one fails, so does every later one not yet done.
- */
+/** Writes the list's `sequence`th change; when one fails, so does every later one not yet done. */
 export type Persist = (change: Change, sequence: number, done: (error?: unknown) => void) => void;
 
 export interface ListStoreOptions {

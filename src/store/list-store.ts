@@ -14,9 +14,8 @@ import { ItemKeys } from './idempotency.ts';
 import { PendingChanges, type ListState } from './pending.ts';
 
 /**
- * One list as readers see it, every change committed, its items in creation order. A change is
- * made at once in `withPending`, which the next is checked against; once `persist` commits it, it
- * shows here, is kept in the history and announced. Its id is the list's version right after it.
+ * One list as readers see it: a change shows in `withPending` at once, for the next to be checked
+ * against, and here, in the history and to listeners once `persist` has committed it.
  */
 export class ListStore implements ListState {
   readonly run: string;
