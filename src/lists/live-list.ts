@@ -1,6 +1,6 @@
 import type { AppConfig } from '../config.ts';
 import { HttpProblem } from '../http/problem.ts';
-import type { StreamContext, StreamHost } from '../live/event-channel.ts';
+import type { StreamContext } from '../live/event-channel.ts';
 import { EventStreams } from '../live/event-streams.ts';
 import { DEFAULT_LIST_PATHS, listJsonOf, namedListPaths } from '../model/resources.ts';
 import type { ListInfo, ListPaths } from '../model/resources.ts';
@@ -11,7 +11,7 @@ import type { ViewIds } from './list-id.ts';
 
 export interface ListContext extends StreamContext {
   readonly config: AppConfig;
-  readonly host: StreamHost & { readonly reportError: (error: unknown) => void };
+  readonly host: StreamContext['host'] & { readonly reportError: (error: unknown) => void };
   readonly viewIds: ViewIds;
 }
 

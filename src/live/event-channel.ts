@@ -34,16 +34,14 @@ export interface EventChannel {
 /** `viewOnly`, which a channel that outlives its list's memory keeps: it came by the view id. */
 export type OpenEventChannel = (queueBytes: number, viewOnly?: boolean) => EventChannel;
 
-export interface StreamHost {
-  readonly openEventChannel: OpenEventChannel;
-  readonly writesHeartbeats: boolean;
-  readonly afterAnswers?: (task: () => void) => void;
-}
-
 /** What every list's streams share (a `ListContext`). */
 export interface StreamContext {
   readonly config: { readonly sse: AppConfig['sse'] };
-  readonly host: StreamHost;
+  readonly host: {
+    readonly openEventChannel: OpenEventChannel;
+    readonly writesHeartbeats: boolean;
+    readonly afterAnswers?: (task: () => void) => void;
+  };
   readonly tally: StreamTally;
 }
 
