@@ -77,7 +77,6 @@ export class EventStreams {
     for (const client of this.#clients) client.end();
   }
 
-  /** The list was deleted: every client is told so, then its stream ends. */
   endForDeletion(list: StoredList): void {
     this.#sendUnsent();
     const frame = (viewOnly: boolean) =>

@@ -63,7 +63,6 @@ export function immediateWrites(db: SqlDatabase): SqlWrites {
   return { enqueue: (write, done) => commitIn(db, write({}), done) };
 }
 
-/** Writes `statements` as one write through `writes`; resolves once they are committed. */
 export function writeAll(writes: SqlWrites, statements: readonly SqlStatement[]): Promise<void> {
   return new Promise((resolve, reject) =>
     writes.enqueue(

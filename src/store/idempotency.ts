@@ -32,7 +32,6 @@ export class ItemKeys {
     return entry !== undefined && entry.at > now - this.#windowMs ? entry.item : undefined;
   }
 
-  /** Forgets the keys past their window, and the oldest beyond the most kept. */
   #forgetPastBounds(now: number): void {
     for (const [key, { at }] of this.#keys) {
       if (this.#keys.size <= this.#most && at > now - this.#windowMs) return;

@@ -15,7 +15,6 @@ export interface ListState {
 export class PendingChanges implements ListState {
   readonly #committed: ListState;
   readonly #changes: Change[] = [];
-  /** Each item's latest pending change. */
   readonly #items = new Map<string, ItemChange>();
   #renamed: Change | undefined;
   /** Items the pending changes created, less those they deleted. */
