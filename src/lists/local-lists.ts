@@ -1,7 +1,6 @@
 import { HttpProblem } from '../http/problem.ts';
 import type { ListStores, StoreOptions } from '../storage/kept-lists.ts';
 import type { KeyedList } from '../storage/schema.ts';
-import type { StoredList } from '../store/changes.ts';
 import { firstRequestUnanswered, listToReplay } from '../store/idempotency.ts';
 import { ListStore } from '../store/list-store.ts';
 import { newListId } from './list-id.ts';
@@ -66,11 +65,7 @@ class LocalLists implements ListDirectory {
     }
   }
 
-  async create(
-    title: string,
-    idempotencyKey?: string,
-    admit?: () => Promise<void>,
-  ): Promise<StoredList> {
+  readonly create: ListDirectory['create'] = async (title, idempotencyKey, admit) => {
     const keyed = idempotencyKey === undefined ? undefined : this.#keys.get(idempotencyKey);
     if (keyed === BEING_MADE) throw firstRequestUnanswered();
     if (keyed !== undefined) {
@@ -105,7 +100,7 @@ class LocalLists implements ListDirectory {
       this.#keyOfList.set(made.info.id, idempotencyKey);
     }
     return made;
-  }
+  };
 
   async delete(list: LiveList): Promise<void> {
     // Gone at once for the requests that come while its storage is deleted; back if that fails.

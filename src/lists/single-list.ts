@@ -2,7 +2,6 @@ import { openListStore } from '../storage/kept-lists.ts';
 import { hasListRow, isPrepared, keptListKeys, listRowsDeletion } from '../storage/schema.ts';
 import { newListRows, prepare } from '../storage/schema.ts';
 import { immediateWrites, runStatements, type SqlDatabase } from '../storage/sql.ts';
-import type { StoredList } from '../store/changes.ts';
 import { firstRequestUnanswered, listToReplay } from '../store/idempotency.ts';
 import { ListStore } from '../store/list-store.ts';
 import { LiveList, storeOptionsOf, type ListContext } from './live-list.ts';
@@ -74,11 +73,7 @@ class NamedListDirectory implements ListDirectory {
     return this.#list ?? undefined;
   }
 
-  async create(
-    title: string,
-    idempotencyKey?: string,
-    admit?: () => Promise<void>,
-  ): Promise<StoredList> {
+  readonly create: ListDirectory['create'] = async (title, idempotencyKey, admit) => {
     if (this.#making) throw firstRequestUnanswered();
     const exists = this.#find(this.#listId) !== undefined;
     const keyed = this.#keys().find((kept) => kept.idempotencyKey === idempotencyKey);
@@ -97,7 +92,7 @@ class NamedListDirectory implements ListDirectory {
     sql.transaction(() => runStatements(sql, rows));
     this.#list = openKept(sql, this.#listId, this.#context);
     return this.#list.store.resource;
-  }
+  };
 
   async delete(list: LiveList): Promise<void> {
     // Gone at once for the requests that come while the storage is wiped; back if that fails.
