@@ -59,7 +59,7 @@ export class EventStreams {
     const opening = this.#opening(lastEventIdOf(request), viewOnly);
     const openingBytes = opening.reduce((total, part) => total + part.byteLength, 0);
     const channel = this.#context.host.openEventChannel(openingBytes + MAX_BACKLOG_BYTES, viewOnly);
-    const client = this.#join(channel, request.signal, viewOnly, onEnd);
+    const client = this.#join(channel, viewOnly, request.signal, onEnd);
     for (const part of opening) client.send(part);
     return channel;
   }
@@ -67,7 +67,7 @@ export class EventStreams {
   /** Takes on a stream the host kept while the list was out of memory (a hibernated socket). */
   adopt(channel: EventChannel, viewOnly: boolean): void {
     this.#sendUnsent();
-    this.#join(channel, undefined, viewOnly);
+    this.#join(channel, viewOnly);
   }
 
   /** Ends every open stream cleanly and refuses new ones: the host is shutting down. */
@@ -94,12 +94,7 @@ export class EventStreams {
     return [RETRY, head, this.#list.itemsJson(), END_OF_SNAPSHOT];
   }
 
-  #join(
-    channel: EventChannel,
-    signal: AbortSignal | undefined,
-    viewOnly: boolean,
-    onEnd?: () => void,
-  ): EventClient {
+  #join(channel: EventChannel, viewOnly: boolean, signal?: AbortSignal, onEnd?: () => void) {
     const { config, host, tally } = this.#context;
     const client = new EventClient(channel, signal, () => {
       this.#clients.delete(client);
