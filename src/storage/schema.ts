@@ -12,9 +12,8 @@ const ITEM_KEYS = `CREATE TABLE item_keys (
   made_at INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (list, sequence)) WITHOUT ROWID`;
 
 /**
- * Every list in one database, under its key (`''` for the default list and for a Durable
- * Object's one list). Titles are kept as JSON strings, as the changes' data is: JSON holds what
- * SQLite's UTF-8 text cannot, a lone surrogate such as `"\ud800"` (text gives back U+FFFD).
+ * Every list, under its key (`''` for the default list and a Durable Object's one list). Titles
+ * are JSON strings, which keep what SQLite's text cannot: a lone surrogate such as `"\ud800"`.
  */
 const TABLES = [
   'CREATE TABLE storage_format (version INTEGER NOT NULL)',
