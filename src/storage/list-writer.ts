@@ -57,18 +57,18 @@ export class ListWriter {
   #statements(change: Change, sequence: number, transaction: Transaction): readonly SqlStatement[] {
     const listKey = this.#listKey;
     const insert = 'INSERT INTO list_changes (list, sequence, type, data) VALUES (?, ?, ?, ?)';
-    const rows: SqlStatement[] = [];
+    let rows: SqlStatement[];
     if (change.type === 'list-renamed') {
       const { info, version } = change.list;
-      rows.push(
+      rows = [
         statement(insert, listKey, sequence, change.type, JSON.stringify(info)),
         statement(
           'UPDATE lists SET title_json = ?, title_version = ? WHERE list = ?',
           ...[JSON.stringify(info.title), version, listKey],
         ),
-      );
+      ];
     } else {
-      rows.push(statement(insert, listKey, sequence, change.type, change.item.json));
+      rows = [statement(insert, listKey, sequence, change.type, change.item.json)];
       if (change.key !== undefined) {
         rows.push(
           statement(

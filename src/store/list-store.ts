@@ -126,9 +126,13 @@ export class ListStore implements ListState {
 
   /** A write done before `persist` returns (a Durable Object's) never joins the pending ones. */
   #make<T>(change: Change, result: T): Promise<T> {
-    let written: { error?: unknown } | undefined = this.#persist ? undefined : {};
+    if (this.#persist === undefined) {
+      this.#commit(change);
+      return Promise.resolve(result);
+    }
+    let written: { error?: unknown } | undefined;
     let done: (error?: unknown) => void = (error) => void (written = { error });
-    this.#persist?.(change, this.#nextSequence(), (error) => done(error));
+    this.#persist(change, this.#nextSequence(), (error) => done(error));
     if (written !== undefined) {
       if (written.error !== undefined) return Promise.reject(written.error);
       this.#commit(change);
