@@ -5,10 +5,7 @@ export function base64UrlOf(bytes: Uint8Array): string {
   return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
 
-/**
- * The bytes `text` encodes in base64url, or undefined when it is not base64url written the one
- * way an encoder writes it: so every id names one list, and no two spellings name the same.
- */
+/** The bytes of `text`, only if written as an encoder writes them: one spelling for each id. */
 export function bytesOfBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
   if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
   const binary = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
@@ -16,10 +13,7 @@ export function bytesOfBase64Url(text: string): Uint8Array<ArrayBuffer> | undefi
   return base64UrlOf(bytes) === text ? bytes : undefined;
 }
 
-/**
- * A new list id: 128 bits from the platform's cryptographic random source, in base64url (22
- * characters). Knowing it is what gives access to the list, so it must not be guessable.
- */
+/** 128 random bits, in base64url (22 characters): knowing it gives access, so none may guess it. */
 export function newListId(): string {
   return base64UrlOf(crypto.getRandomValues(new Uint8Array(16)));
 }
@@ -27,16 +21,11 @@ export function newListId(): string {
 const WRAP = 'AES-KW';
 const utf8 = new TextEncoder();
 
-/**
- * A list's view id, derived from its edit id under a key only the service holds: the edit id
- * wrapped with AES key wrap (RFC 3394), 8 bytes longer. The wrap is deterministic, so no table of
- * view ids is kept; unwrapping checks an integrity value, so a made-up view id names no list
- * (1 in 2^64), and without the key nothing computable from a view id gives the edit id.
- */
+/** View ids: edit ids wrapped (AES key wrap, deterministic, integrity-checked) under our key. */
 export class ViewIds {
   readonly #key: Promise<CryptoKey>;
 
-  /** `secret`: at least 32 characters the service keeps; the key is its SHA-256. */
+  /** The key is the SHA-256 of `secret`, at least 32 characters the service keeps. */
   constructor(secret: string) {
     this.#key = crypto.subtle
       .digest('SHA-256', utf8.encode(secret))

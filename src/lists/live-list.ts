@@ -1,6 +1,6 @@
 import type { AppConfig } from '../config.ts';
 import { HttpProblem } from '../http/problem.ts';
-import type { StreamHost, StreamTally } from '../live/event-channel.ts';
+import type { StreamContext } from '../live/event-channel.ts';
 import { EventStreams } from '../live/event-streams.ts';
 import { DEFAULT_LIST_PATHS, listJsonOf, namedListPaths } from '../model/resources.ts';
 import type { ListInfo, ListPaths } from '../model/resources.ts';
@@ -9,35 +9,25 @@ import type { StoredList } from '../store/changes.ts';
 import type { ListStore } from '../store/list-store.ts';
 import type { ViewIds } from './list-id.ts';
 
-/** What every list of an app shares: its settings, the host's ways, the tally of its streams. */
-export interface ListContext {
+export interface ListContext extends StreamContext {
   readonly config: AppConfig;
-  readonly host: StreamHost & { readonly reportError: (error: unknown) => void };
-  readonly tally: StreamTally;
+  readonly host: StreamContext['host'] & { readonly reportError: (error: unknown) => void };
   readonly viewIds: ViewIds;
 }
 
-/**
- * The lists a handler serves. On Node, every list lives in the one process; on workerd, the
- * worker only makes lists, and each Durable Object holds one.
- */
+/** The lists a handler serves: all of them on Node; on workerd, one an object, none the worker. */
 export interface ListDirectory {
   /** The list of `/api/todos` and `/api/sse`; undefined where this handler does not hold it. */
   readonly defaultList: LiveList | undefined;
   /** The named lists by id; none for an id never made, deleted, or not an id at all. */
   readonly named: { get(id: string): LiveList | undefined };
-  /**
-   * Makes an empty named list, or with a key used before, that create's answer again. `admit`
-   * runs only when a list is about to be made, and refuses by throwing.
-   */
+  /** Makes an empty named list, or replays a key's create; `admit` may refuse it by throwing. */
   create(title: string, idempotencyKey?: string, admit?: () => Promise<void>): Promise<StoredList>;
-  /** Deletes a named list: it is gone from storage, and its streams end. */
   delete(list: LiveList): Promise<void>;
   /** The lists in memory now, for shutdown and for what a host reports of its streams. */
   inMemory(): Iterable<LiveList>;
 }
 
-/** Makes the directory of an app, once it knows its settings and host. */
 export type OpenListDirectory = (context: ListContext) => ListDirectory;
 
 export function storeOptionsOf({ config, host }: ListContext): StoreOptions {
@@ -53,13 +43,9 @@ export function noSuchList(): HttpProblem {
   return new HttpProblem(404, 'No list has this id.');
 }
 
-/** A route's answer on the list a request reached, and whether through its view id. */
 export type ListRoute = (list: LiveList, viewOnly: boolean) => Response | Promise<Response>;
 
-/**
- * Runs `route` on the named list `id` names: by its edit id at once, by its view id (`viewOnly`)
- * once unwrapped; 404 for an id that names no list.
- */
+/** Runs `route` on the list `id` names: by edit id at once, by view id once unwrapped. */
 export function reachNamedList(
   lists: ListDirectory,
   viewIds: ViewIds,
@@ -85,10 +71,7 @@ export function refuseViewOnly(viewOnly: boolean): void {
 
 const utf8 = new TextEncoder();
 
-/**
- * One list as the routes serve it: its store, its paths, and its event streams, made when the
- * first client opens one, so that a list nobody watches costs only its store.
- */
+/** A list as the routes serve it; its streams are made for a first client, not for every list. */
 export class LiveList {
   readonly store: ListStore;
   readonly paths: ListPaths;
@@ -97,27 +80,22 @@ export class LiveList {
   #viewId: string | undefined;
   #deleting = false;
   #closed = false;
-  // Made and encoded once per version (the list's ETag): a host sends the bytes as they are,
-  // where a string is measured and encoded again for every answer.
+  // Encoded once a version: a host sends bytes as they are, but encodes a string for each answer.
   #itemsJson: { readonly version: string; readonly bytes: Uint8Array } | undefined;
 
   constructor(store: ListStore, context: ListContext) {
     this.store = store;
     this.#context = context;
-    this.paths = this.isDefault ? DEFAULT_LIST_PATHS : namedListPaths(this.id);
+    this.paths = this.id === '' ? DEFAULT_LIST_PATHS : namedListPaths(this.id);
   }
 
   get id(): string {
     return this.store.resource.info.id;
   }
 
-  get isDefault(): boolean {
-    return this.id === '';
-  }
-
   /** The view id (undefined for the default list, which has none), derived once. */
   async viewId(): Promise<string | undefined> {
-    if (this.isDefault) return undefined;
+    if (this.id === '') return undefined;
     return (this.#viewId ??= await this.#context.viewIds.viewIdOf(this.id));
   }
 
@@ -126,10 +104,7 @@ export class LiveList {
     return listJsonOf(info, this.#viewId!, viewOnly);
   }
 
-  /**
-   * The list, unless it was deleted while the request waited (for its body, say): a request
-   * that began before the delete must not change it.
-   */
+  /** 404 once deleted: a request that waited (for its body, say) must not change it then. */
   stillThere(): this {
     if (this.#deleting) throw noSuchList();
     return this;
@@ -137,14 +112,12 @@ export class LiveList {
 
   get events(): EventStreams {
     if (this.#events === undefined) {
-      const { config, host, tally } = this.#context;
-      this.#events = new EventStreams(this, config.sse, host, tally);
+      this.#events = new EventStreams(this, this.#context);
       if (this.#closed) this.#events.close();
     }
     return this.#events;
   }
 
-  /** The JSON array of the items, encoded. */
   itemsJson(): Uint8Array {
     const { version } = this.store;
     if (this.#itemsJson?.version !== version) {
@@ -154,10 +127,7 @@ export class LiveList {
     return this.#itemsJson.bytes;
   }
 
-  /**
-   * Deletes the list: it takes no change while `remove` deletes its storage, and goes on as it
-   * was if that fails. Its streams hear of it, get the last event and end, once it is done.
-   */
+  /** Takes no change while `remove` runs, and goes on if it fails; else its streams end. */
   async delete(remove: () => Promise<void>): Promise<void> {
     this.#deleting = true;
     try {

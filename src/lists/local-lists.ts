@@ -1,7 +1,6 @@
 import { HttpProblem } from '../http/problem.ts';
 import type { ListStores, StoreOptions } from '../storage/kept-lists.ts';
 import type { KeyedList } from '../storage/schema.ts';
-import type { StoredList } from '../store/changes.ts';
 import { firstRequestUnanswered, listToReplay } from '../store/idempotency.ts';
 import { ListStore } from '../store/list-store.ts';
 import { newListId } from './list-id.ts';
@@ -18,28 +17,21 @@ export const memoryListStores: ListStores = {
 };
 
 export interface LocalListsOptions {
-  /** Where the lists are kept; memory only by default. */
   readonly stores?: ListStores;
   /** The most named lists; creating one more answers 507. */
   readonly maxLists: number;
 }
 
-/**
- * Every list in this process's memory, in a Map by id (a probe with an id nobody made is one
- * lookup): the default list and up to `maxLists` named ones, kept in storage too when `stores`
- * does. What the Node host and the in-process handler serve.
- */
+/** Every list in this process's memory, in a Map by id, kept in storage too if `stores` does. */
 export function localLists(options: LocalListsOptions): OpenListDirectory {
   return (context) => new LocalLists(context, options);
 }
 
-/** A key whose create is under way. */
 const BEING_MADE = 'being made';
 
 /**
- * The lists, and the keys they were made with: the live lists', and those of the latest
- * `maxLists` deletions, which answer 410 rather than make their list again; so at most twice as
- * many keys as lists are held, and an older deleted list's key makes a new list.
+ * The keys of the live lists and of the latest `maxLists` deletions, which answer 410 rather than
+ * make their list again: at most twice as many keys as lists; an older key makes a new list.
  */
 class LocalLists implements ListDirectory {
   readonly defaultList: LiveList;
@@ -73,11 +65,7 @@ class LocalLists implements ListDirectory {
     }
   }
 
-  async create(
-    title: string,
-    idempotencyKey?: string,
-    admit?: () => Promise<void>,
-  ): Promise<StoredList> {
+  readonly create: ListDirectory['create'] = async (title, idempotencyKey, admit) => {
     const keyed = idempotencyKey === undefined ? undefined : this.#keys.get(idempotencyKey);
     if (keyed === BEING_MADE) throw firstRequestUnanswered();
     if (keyed !== undefined) {
@@ -112,7 +100,7 @@ class LocalLists implements ListDirectory {
       this.#keyOfList.set(made.info.id, idempotencyKey);
     }
     return made;
-  }
+  };
 
   async delete(list: LiveList): Promise<void> {
     // Gone at once for the requests that come while its storage is deleted; back if that fails.

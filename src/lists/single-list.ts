@@ -2,13 +2,11 @@ import { openListStore } from '../storage/kept-lists.ts';
 import { hasListRow, isPrepared, keptListKeys, listRowsDeletion } from '../storage/schema.ts';
 import { newListRows, prepare } from '../storage/schema.ts';
 import { immediateWrites, runStatements, type SqlDatabase } from '../storage/sql.ts';
-import type { StoredList } from '../store/changes.ts';
 import { firstRequestUnanswered, listToReplay } from '../store/idempotency.ts';
 import { ListStore } from '../store/list-store.ts';
 import { LiveList, storeOptionsOf, type ListContext } from './live-list.ts';
 import type { ListDirectory, OpenListDirectory } from './live-list.ts';
 
-/** Which one list a place holds, and where it keeps it. */
 export interface SingleListOptions {
   /** The named list's id, or undefined where the default list is held. */
   readonly listId: string | undefined;
@@ -20,26 +18,20 @@ export interface SingleListOptions {
 }
 
 /**
- * The one list a place holds, such as a Durable Object: the default list, kept as `keepDefault`
- * says, or a named one, always kept, since its place may leave memory at any time. A named list
- * is looked for on first use; until `create` has run, or once it is deleted, there is none, and
- * nothing is written. Each change is committed at once (`immediateWrites`).
+ * The one list of a place such as a Durable Object: the default list, or a named one, always kept,
+ * since the place may leave memory; none, and nothing written, until `create` or once deleted.
  */
 export function singleList(options: SingleListOptions): OpenListDirectory {
   return (context) => {
     if (options.listId !== undefined)
       return new NamedListDirectory(context, options, options.listId);
-    const { sql, keepDefault } = options;
-    // Opened on first use: storage it cannot read fails the request that uses it, or the
-    // object's wake when it has streams to adopt.
+    // Opened on first use: unreadable storage fails the request, or the wake adopting streams.
     let list: LiveList | undefined;
-    const open = () => {
-      if (!keepDefault) return new LiveList(new ListStore(storeOptionsOf(context)), context);
-      return openKept(sql, '', context);
-    };
     return {
       get defaultList() {
-        return (list ??= open());
+        return (list ??= options.keepDefault
+          ? openKept(options.sql, '', context)
+          : new LiveList(new ListStore(storeOptionsOf(context)), context));
       },
       named: new Map(),
       create: () => Promise.reject(new Error('The default list’s place makes no lists.')),
@@ -49,7 +41,6 @@ export function singleList(options: SingleListOptions): OpenListDirectory {
   };
 }
 
-/** The list kept in `sql` under the key `''`, its id `listId`, in today's format. */
 function openKept(sql: SqlDatabase, listId: string, context: ListContext): LiveList {
   prepare(sql);
   const store = openListStore(sql, immediateWrites(sql), '', listId, storeOptionsOf(context));
@@ -64,7 +55,6 @@ class NamedListDirectory implements ListDirectory {
   readonly #listId: string;
   /** Undefined until looked for; null when there is none. */
   #list: LiveList | null | undefined;
-  /** Whether a create waits for `admit`. */
   #making = false;
 
   constructor(context: ListContext, options: SingleListOptions, listId: string) {
@@ -78,16 +68,12 @@ class NamedListDirectory implements ListDirectory {
     const { sql } = this.#options;
     // Reading the storage writes nothing: a place whose list is gone stays empty.
     if (this.#list === undefined) {
-      this.#list = isPrepared(sql) && hasListRow(sql, '') ? this.#open() : null;
+      this.#list = isPrepared(sql) && hasListRow(sql, '') ? openKept(sql, id, this.#context) : null;
     }
     return this.#list ?? undefined;
   }
 
-  async create(
-    title: string,
-    idempotencyKey?: string,
-    admit?: () => Promise<void>,
-  ): Promise<StoredList> {
+  readonly create: ListDirectory['create'] = async (title, idempotencyKey, admit) => {
     if (this.#making) throw firstRequestUnanswered();
     const exists = this.#find(this.#listId) !== undefined;
     const keyed = this.#keys().find((kept) => kept.idempotencyKey === idempotencyKey);
@@ -104,16 +90,15 @@ class NamedListDirectory implements ListDirectory {
     prepare(sql);
     const rows = newListRows('', { id: this.#listId, title }, idempotencyKey);
     sql.transaction(() => runStatements(sql, rows));
-    this.#list = this.#open();
+    this.#list = openKept(sql, this.#listId, this.#context);
     return this.#list.store.resource;
-  }
+  };
 
   async delete(list: LiveList): Promise<void> {
     // Gone at once for the requests that come while the storage is wiped; back if that fails.
     this.#list = null;
     const { sql, deleteAll } = this.#options;
-    // A list made with a key keeps the key in the transaction that removes the rest: no crash
-    // leaves the list gone and its key free to make it again.
+    // A key is kept in the transaction that removes the rest: no crash frees it to remake the list.
     const wipe =
       this.#keys().length > 0
         ? async () => sql.transaction(() => runStatements(sql, listRowsDeletion('')))
@@ -133,9 +118,5 @@ class NamedListDirectory implements ListDirectory {
   /** The key the list was made with, if it was; kept after the list is deleted. */
   #keys() {
     return isPrepared(this.#options.sql) ? keptListKeys(this.#options.sql) : [];
-  }
-
-  #open(): LiveList {
-    return openKept(this.#options.sql, this.#listId, this.#context);
   }
 }

@@ -1,6 +1,6 @@
-import { LAST_EVENT_ID_PARAM, RECONNECT_DELAY_MS } from '../model/events.ts';
+import type { AppConfig } from '../config.ts';
+import { LAST_EVENT_ID_PARAM } from '../model/events.ts';
 import type { ListInfo } from '../model/resources.ts';
-import type { Change } from '../store/changes.ts';
 import type { ListStore } from '../store/list-store.ts';
 
 /** A comment line: it keeps proxies from closing a quiet stream, and finds clients that left. */
@@ -9,7 +9,6 @@ export const PING = new TextEncoder().encode(': ping\n\n');
 /** Bytes a slow client may lag beyond its opening; past that it is dropped, and resumes by id. */
 export const MAX_BACKLOG_BYTES = 1 << 20;
 
-/** The open streams and running heartbeats of all of an app's lists. */
 export class StreamTally {
   openCount = 0;
   heartbeats = 0;
@@ -19,7 +18,6 @@ export class StreamTally {
   }
 }
 
-/** What a host or a test can see of the open streams. */
 export type EventStreamStats = Pick<Readonly<StreamTally>, 'openCount' | 'heartbeatRunning'>;
 
 /** Where one client's events go, and the response that carries them: the host makes both. */
@@ -33,26 +31,24 @@ export interface EventChannel {
   respond(init: ResponseInit): Response;
 }
 
-/**
- * Opens a channel that queues up to `queueBytes` bytes for a client that reads slowly;
- * `viewOnly`: the stream was opened through the list's view id, which a channel that outlives
- * its list's memory must remember.
- */
+/** `viewOnly`, which a channel that outlives its list's memory keeps: it came by the view id. */
 export type OpenEventChannel = (queueBytes: number, viewOnly?: boolean) => EventChannel;
 
-/** What the streams take from the host: see `Host` in app.ts. */
-export interface StreamHost {
-  readonly openEventChannel: OpenEventChannel;
-  readonly writesHeartbeats: boolean;
-  readonly afterAnswers?: (task: () => void) => void;
+/** What every list's streams share (a `ListContext`). */
+export interface StreamContext {
+  readonly config: { readonly sse: AppConfig['sse'] };
+  readonly host: {
+    readonly openEventChannel: OpenEventChannel;
+    readonly writesHeartbeats: boolean;
+    readonly afterAnswers?: (task: () => void) => void;
+  };
+  readonly tally: StreamTally;
 }
 
-/** The list whose changes the streams tell, and what they show of it besides. */
+/** The list whose changes the streams tell (a `LiveList`). */
 export interface StreamedList {
   readonly store: ListStore;
-  /** The JSON array of the items, encoded: a new client's snapshot. */
   itemsJson(): Uint8Array;
-  /** The list's JSON as a client through the edit id or the view id sees it. */
   jsonOf(info: ListInfo, viewOnly: boolean): string;
 }
 
@@ -62,7 +58,7 @@ export class EventClient {
   readonly #signal: AbortSignal | undefined;
   readonly #onEnd: () => void;
   #ended = false;
-  readonly #leave = () => this.#finish(true);
+  readonly #leave = () => this.end(true);
 
   /** `signal` is the request's, where the stream still has one. */
   constructor(channel: EventChannel, signal: AbortSignal | undefined, onEnd: () => void) {
@@ -77,19 +73,11 @@ export class EventClient {
     if (!this.#ended && !this.#channel.write(bytes)) this.#leave();
   }
 
-  /**
-   * Ends the stream after what is queued (the server is stopping, or the stream's source
-   * ended), or, `now`, dropping what is queued: the client fell behind.
-   */
   end(now = false): void {
-    this.#finish(now);
-  }
-
-  #finish(gone: boolean): void {
     if (this.#ended) return;
     this.#ended = true;
     this.#signal?.removeEventListener('abort', this.#leave);
-    this.#channel.end(gone);
+    this.#channel.end(now);
     this.#onEnd();
   }
 }
@@ -101,25 +89,4 @@ export function lastEventIdOf(request: Request): string | undefined {
     new URL(request.url).searchParams.get(LAST_EVENT_ID_PARAM) ||
     undefined
   );
-}
-
-const encoder = new TextEncoder();
-const RETRY = encoder.encode(`retry: ${RECONNECT_DELAY_MS}\n\n`);
-const END_OF_SNAPSHOT = encoder.encode('\n\n');
-
-/**
- * A new stream's first bytes, in parts: the reconnect delay, then the changes missed since
- * `lastEventId` as `framed` encodes them, or else the whole list. The list's items are the
- * list's own encoding, shared by every stream that opens on this version, not a copy.
- */
-export function openingOf(
-  list: StreamedList,
-  lastEventId: string | undefined,
-  framed: (missed: readonly Change[]) => Uint8Array,
-): Uint8Array[] {
-  const { store } = list;
-  const missed = lastEventId ? store.changesSince(lastEventId) : undefined;
-  if (missed !== undefined) return [RETRY, framed(missed)];
-  const head = encoder.encode(`id: ${store.version}\nevent: snapshot\ndata: `);
-  return [RETRY, head, list.itemsJson(), END_OF_SNAPSHOT];
 }

@@ -1,4 +1,3 @@
-import type { AppConfig } from '../config.ts';
 import { concatBytes } from '../http/body.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { RECONNECT_DELAY_MS, sseMessage } from '../model/events.ts';
@@ -6,29 +5,22 @@ import type { Change, StoredList } from '../store/changes.ts';
 import {
   EventClient,
   lastEventIdOf,
-  openingOf,
   MAX_BACKLOG_BYTES,
   PING,
-  StreamTally,
   type EventChannel,
+  type StreamContext,
   type StreamedList,
-  type StreamHost,
 } from './event-channel.ts';
 
 const encoder = new TextEncoder();
+const RETRY = encoder.encode(`retry: ${RECONNECT_DELAY_MS}\n\n`);
+const END_OF_SNAPSHOT = encoder.encode('\n\n');
 
-/**
- * The clients of one list's event stream, fed from one subscription to its store: a change is
- * encoded once for all. A client is dropped as soon as anything shows it left; the heartbeat,
- * one timer for all, makes sure a write happens.
- */
+/** One list's streams, fed by one subscription to its store: a change is encoded once for all. */
 export class EventStreams {
   readonly #list: StreamedList;
-  readonly #settings: AppConfig['sse'];
-  readonly #host: StreamHost;
-  readonly #tally: StreamTally;
+  readonly #context: StreamContext;
   readonly #clients = new Set<EventClient>();
-  /** The clients that came through the list's view id. */
   readonly #viewers = new WeakSet<EventClient>();
   readonly #frames = new WeakMap<Change, Uint8Array>();
   #heartbeat: ReturnType<typeof setInterval> | undefined;
@@ -36,16 +28,10 @@ export class EventStreams {
   #unsent: Change[] = [];
   #closed = false;
 
-  constructor(
-    list: StreamedList,
-    settings: AppConfig['sse'],
-    host: StreamHost,
-    tally: StreamTally,
-  ) {
+  constructor(list: StreamedList, context: StreamContext) {
     this.#list = list;
-    this.#settings = settings;
-    this.#host = host;
-    this.#tally = tally;
+    this.#context = context;
+    const { host } = context;
     list.store.subscribe((change) => {
       if (this.#clients.size === 0) return;
       this.#unsent.push(change);
@@ -56,14 +42,10 @@ export class EventStreams {
     });
   }
 
-  /**
-   * The channel of a new stream for `request`, through the list's view id when `viewOnly`;
-   * 503 when the list is full or stopping. `onEnd` runs when the stream ends, however it ends,
-   * if it opened.
-   */
+  /** A new stream's channel, or 503 when the list is full or stopping; `onEnd` runs at its end. */
   open(request: Request, viewOnly: boolean, onEnd?: () => void): EventChannel {
     if (this.#closed) throw unavailable('The server is shutting down; reconnect in a moment.');
-    const { maxClients } = this.#settings;
+    const { maxClients } = this.#context.config.sse;
     if (this.#clients.size >= maxClients) {
       throw unavailable(
         `Too many event streams are open (the most is ${maxClients}); try again shortly.`,
@@ -74,11 +56,10 @@ export class EventStreams {
     // The open clients get every change first, then the opening is read and the client joins
     // in one synchronous step: no change is missed or sent twice.
     this.#sendUnsent();
-    const missedFramed = (missed: readonly Change[]) => this.#framed(missed, viewOnly);
-    const opening = openingOf(this.#list, lastEventIdOf(request), missedFramed);
+    const opening = this.#opening(lastEventIdOf(request), viewOnly);
     const openingBytes = opening.reduce((total, part) => total + part.byteLength, 0);
-    const channel = this.#host.openEventChannel(openingBytes + MAX_BACKLOG_BYTES, viewOnly);
-    const client = this.#join(channel, request.signal, viewOnly, onEnd);
+    const channel = this.#context.host.openEventChannel(openingBytes + MAX_BACKLOG_BYTES, viewOnly);
+    const client = this.#join(channel, viewOnly, request.signal, onEnd);
     for (const part of opening) client.send(part);
     return channel;
   }
@@ -86,7 +67,7 @@ export class EventStreams {
   /** Takes on a stream the host kept while the list was out of memory (a hibernated socket). */
   adopt(channel: EventChannel, viewOnly: boolean): void {
     this.#sendUnsent();
-    this.#join(channel, undefined, viewOnly);
+    this.#join(channel, viewOnly);
   }
 
   /** Ends every open stream cleanly and refuses new ones: the host is shutting down. */
@@ -96,7 +77,6 @@ export class EventStreams {
     for (const client of this.#clients) client.end();
   }
 
-  /** The list was deleted: every client is told so, then its stream ends. */
   endForDeletion(list: StoredList): void {
     this.#sendUnsent();
     const frame = (viewOnly: boolean) =>
@@ -105,35 +85,36 @@ export class EventStreams {
     this.close();
   }
 
-  #join(
-    channel: EventChannel,
-    signal: AbortSignal | undefined,
-    viewOnly: boolean,
-    onEnd?: () => void,
-  ): EventClient {
+  /** The changes missed since `lastEventId`, or else the items, encoded once for all streams. */
+  #opening(lastEventId: string | undefined, viewOnly: boolean): Uint8Array[] {
+    const { store } = this.#list;
+    const missed = lastEventId ? store.changesSince(lastEventId) : undefined;
+    if (missed !== undefined) return [RETRY, this.#framed(missed, viewOnly)];
+    const head = encoder.encode(`id: ${store.version}\nevent: snapshot\ndata: `);
+    return [RETRY, head, this.#list.itemsJson(), END_OF_SNAPSHOT];
+  }
+
+  #join(channel: EventChannel, viewOnly: boolean, signal?: AbortSignal, onEnd?: () => void) {
+    const { config, host, tally } = this.#context;
     const client = new EventClient(channel, signal, () => {
-      this.#forget(client);
+      this.#clients.delete(client);
+      tally.openCount -= 1;
+      if (this.#clients.size === 0 && this.#heartbeat !== undefined) {
+        clearInterval(this.#heartbeat);
+        this.#heartbeat = undefined;
+        tally.heartbeats -= 1;
+      }
       onEnd?.();
     });
     if (viewOnly) this.#viewers.add(client);
     this.#clients.add(client);
-    this.#tally.openCount += 1;
-    if (this.#heartbeat === undefined && this.#host.writesHeartbeats) {
-      const intervalMs = this.#settings.heartbeatSeconds * 1000;
+    tally.openCount += 1;
+    if (this.#heartbeat === undefined && host.writesHeartbeats) {
+      const intervalMs = config.sse.heartbeatSeconds * 1000;
       this.#heartbeat = setInterval(() => this.#sendAll(PING), intervalMs);
-      this.#tally.heartbeats += 1;
+      tally.heartbeats += 1;
     }
     return client;
-  }
-
-  #forget(client: EventClient): void {
-    this.#clients.delete(client);
-    this.#tally.openCount -= 1;
-    if (this.#clients.size === 0 && this.#heartbeat !== undefined) {
-      clearInterval(this.#heartbeat);
-      this.#heartbeat = undefined;
-      this.#tally.heartbeats -= 1;
-    }
   }
 
   /** An item's change replayed to many clients is encoded once; a rename, rare, each time. */

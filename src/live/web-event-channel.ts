@@ -8,9 +8,8 @@ export const DROPPED_CLIENT_GRACE_MS = 10_000;
 export const openWebEventChannel: OpenEventChannel = (queueBytes) => webEventChannel(queueBytes);
 
 /**
- * A web `TransformStream`, with a queue of our own that ending the stream can drop and still
- * close cleanly. A failed write is the only sign some hosts give that a client left (workerd's
- * worker may not hear of the abort). `taken` hears of each chunk the client has taken.
+ * A web `TransformStream` with a queue of our own, which ending can drop and still close cleanly.
+ * A failed write is all some hosts show of a client leaving (workerd's worker may miss the abort).
  */
 export function webEventChannel(
   queueBytes: number,

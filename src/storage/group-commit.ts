@@ -1,27 +1,19 @@
 import { commitIn, type SqlDatabase, type SqlStatement, type SqlWrites } from './sql.ts';
 import type { Write, WriteDone } from './sql.ts';
 
-/**
- * The most changes one transaction takes. Past a few hundred the fsync is shared so widely that
- * a larger batch saves almost nothing, while its commit would hold the event loop longer.
- */
+/** Past a few hundred, a larger batch saves almost no fsync but holds the event loop longer. */
 const MAX_BATCH = 256;
 
-/**
- * How long a batch may go on gathering: a few commits' time on a disk that flushes in a few
- * hundred microseconds.
- */
+/** How long a batch may gather: a few commits on a disk that flushes in a few hundred µs. */
 const MAX_WAIT_MS = 2;
 
-/** Where a batch's transaction runs. */
 export interface Committer {
   commit(statements: readonly SqlStatement[], done: WriteDone): void;
 }
 
 /**
- * Commits in this thread, which waits for each fsync (node:sqlite is synchronous). A thread of
- * its own would leave the event loop free meanwhile; on one core its hand-offs cost more than
- * the wait, and its batches came out smaller.
+ * Commits in this thread, which waits for each fsync (node:sqlite is synchronous): on one core a
+ * thread of its own cost more in hand-offs than the wait, and its batches came out smaller.
  */
 export function committerOn(db: SqlDatabase): Committer {
   return { commit: (statements, done) => commitIn(db, statements, done) };
@@ -35,10 +27,8 @@ export interface CommitCounts {
 }
 
 /**
- * Group commit: many changes in one transaction and one fsync. A batch gathers the changes made
- * during the commit before it, and while each turn of the event loop brings more; it leaves at
- * the end of a turn that brought none (a lone writer's own turn), at `MAX_BATCH`, or after
- * `MAX_WAIT_MS`. A failed batch fails its changes and every one queued behind it.
+ * Many changes in one transaction and one fsync: a batch gathers while each turn of the event
+ * loop brings more. A failed batch fails its changes and every one queued behind it.
  */
 export class GroupCommit implements SqlWrites {
   readonly #committer: Committer;
@@ -47,8 +37,8 @@ export class GroupCommit implements SqlWrites {
   #queue: { readonly write: Write; readonly done: WriteDone }[] = [];
   /** Changes made after `close`: they fail once those made before it are done. */
   readonly #refused: WriteDone[] = [];
-  #gathering = false;
-  #underWay = false;
+  /** A batch is gathering or being committed. */
+  #busy = false;
   #closed = false;
   #closing: (() => void) | undefined;
   readonly #sizes: number[] = [];
@@ -79,13 +69,13 @@ export class GroupCommit implements SqlWrites {
   }
 
   #gather(): void {
-    if (this.#underWay || this.#gathering) return;
+    if (this.#busy) return;
     if (this.#queue.length === 0) {
       const closed = new Error('The storage is closed: the service is stopping.');
       for (const done of this.#refused.splice(0)) done(closed);
       return this.#closing?.();
     }
-    this.#gathering = true;
+    this.#busy = true;
     const since = performance.now();
     let queued = this.#queue.length;
     const turnEnded = () => {
@@ -93,7 +83,6 @@ export class GroupCommit implements SqlWrites {
       queued = this.#queue.length;
       const full = queued >= MAX_BATCH || performance.now() - since >= MAX_WAIT_MS;
       if (more && !full && !this.#closed) return this.#schedule(turnEnded);
-      this.#gathering = false;
       this.#send();
     };
     this.#schedule(turnEnded);
@@ -104,7 +93,7 @@ export class GroupCommit implements SqlWrites {
     const transaction = {};
     const started = performance.now();
     const finished = (error?: unknown) => {
-      this.#underWay = false;
+      this.#busy = false;
       this.#busyMs += performance.now() - started;
       if (error === undefined) {
         this.#sizes[batch.length] = (this.#sizes[batch.length] ?? 0) + 1;
@@ -120,7 +109,6 @@ export class GroupCommit implements SqlWrites {
     } catch (error) {
       return finished(error ?? new Error('The commit failed.'));
     }
-    this.#underWay = true;
     this.#committer.commit(statements, finished);
   }
 }

@@ -12,20 +12,16 @@ export type StoreOptions = Pick<ListStoreOptions, 'keepChanges' | 'keys' | 'repo
 /** Where a process's lists are kept: in memory only, or in durable storage as well. */
 export interface ListStores {
   openDefault(options: StoreOptions): ListStore;
-  /** The named lists kept from an earlier run, in no particular order. */
+  /** The named lists kept from an earlier run, in no order. */
   openKept(options: StoreOptions): ListStore[];
   /** A new list's store, once the list is durable, and with `idempotencyKey` its key too. */
   create(info: ListInfo, options: StoreOptions, idempotencyKey?: string): Promise<ListStore>;
-  /** The keys lists were made with, kept from an earlier run (`keptListKeys`). */
   keptKeys(): KeyedList[];
   /** Once the list is gone from storage; its key is kept for `deletedKeysKept` deletions. */
   remove(listId: string, deletedKeysKept: number): Promise<void>;
 }
 
-/**
- * Every list kept in one SQLite database, under its id. Once a list is open, every write, of an
- * item or of a list, goes through `writes`, so each is committed after those made before it.
- */
+/** Every list in one SQLite database; every write goes through `writes`, so in order. */
 export function sqliteListStores(db: SqlDatabase, writes: SqlWrites): ListStores {
   prepare(db);
   return {
@@ -43,11 +39,7 @@ export function sqliteListStores(db: SqlDatabase, writes: SqlWrites): ListStores
   };
 }
 
-/**
- * The list kept under `key` (whose id clients know is `listId`), its row added empty if it has
- * none, as a store whose changes are written through `writes`: a restart, or a Durable Object
- * leaving memory, loses nothing acknowledged, and event ids go on where they stopped.
- */
+/** The list kept under `key`, its id `listId`; its row is added, empty, if it has none. */
 export function openListStore(
   db: SqlDatabase,
   writes: SqlWrites,
@@ -66,11 +58,7 @@ export function openListStore(
   return new ListStore({ ...options, start, persist: writer.persist.bind(writer) });
 }
 
-interface ChangeRow {
-  sequence: number;
-  type: Change['type'];
-  data: string;
-}
+type ChangeRow = { sequence: number; type: Change['type']; data: string };
 
 /** The list as its item rows hold it, the changes after them replayed, its latest changes. */
 function readKeptList(db: SqlDatabase, key: string, listId: string, keepChanges: number) {

@@ -1,12 +1,8 @@
-import { jsonOf, type Change, type ItemChange, type KeyBounds } from '../store/changes.ts';
+import type { Change, ItemChange, ListStoreOptions } from '../store/changes.ts';
 import { statement, type SqlStatement, type SqlWrites } from './sql.ts';
 import type { Transaction, WriteDone } from './sql.ts';
 
-/**
- * How many changes of a list are written as changes alone before they are folded into its item
- * rows: a change then costs one row, not a row and its indexes, an item made and deleted in
- * between never gets a row, and loading a list replays fewer than this many changes.
- */
+/** Changes are written alone, one row without an index's, until this many fold into items. */
 export const FOLD_EVERY = 1024;
 
 const SHARED_STORAGE =
@@ -20,18 +16,16 @@ export interface ItemRowsAt {
   readonly after: readonly Change[];
 }
 
+type WriterBounds = Pick<ListStoreOptions, 'keepChanges' | 'keys'>;
+
 /**
- * One list's changes on their way to SQLite, each a write: its row (and a create's key), for a
- * rename the title. A transaction's changes move the sequence with one statement, its parameter
- * moved on by each. Every `FOLD_EVERY` changes one also folds the changes into the item rows, and
- * only then trims the kept changes (an unfolded change is the only record of what it did) and the
- * item keys, so that a list's rows of keys are at most `KeyBounds.most` plus `FOLD_EVERY`.
+ * One list's changes on their way to SQLite; a transaction's move the sequence with one statement.
+ * A fold trims the kept changes only as it folds them: an unfolded change is all that records it.
  */
 export class ListWriter {
   readonly #writes: SqlWrites;
   readonly #listKey: string;
-  readonly #keepChanges: number;
-  readonly #keys: KeyBounds;
+  readonly #bounds: WriterBounds;
   /** The sequence statement of the transaction being formed, if any, and its parameters. */
   #moving: { readonly within: Transaction; readonly params: [number, string, number] } | undefined;
   /** The sequence the committed item rows hold. */
@@ -41,16 +35,10 @@ export class ListWriter {
   /** The sequences of the changes whose writes fold, not yet committed, in order. */
   readonly #folding: number[] = [];
 
-  constructor(
-    writes: SqlWrites,
-    listKey: string,
-    { keepChanges, keys }: { keepChanges: number; keys: KeyBounds },
-    itemRows: ItemRowsAt,
-  ) {
+  constructor(writes: SqlWrites, listKey: string, bounds: WriterBounds, itemRows: ItemRowsAt) {
     this.#writes = writes;
     this.#listKey = listKey;
-    this.#keepChanges = keepChanges;
-    this.#keys = keys;
+    this.#bounds = bounds;
     this.#foldedAt = itemRows.sequence;
     this.#unfolded = [...itemRows.after];
   }
@@ -68,27 +56,27 @@ export class ListWriter {
 
   #statements(change: Change, sequence: number, transaction: Transaction): readonly SqlStatement[] {
     const listKey = this.#listKey;
-    const rows = [
-      statement(
-        'INSERT INTO list_changes (list, sequence, type, data) VALUES (?, ?, ?, ?)',
-        ...[listKey, sequence, change.type, jsonOf(change)],
-      ),
-    ];
+    const insert = 'INSERT INTO list_changes (list, sequence, type, data) VALUES (?, ?, ?, ?)';
+    let rows: SqlStatement[];
     if (change.type === 'list-renamed') {
       const { info, version } = change.list;
-      rows.push(
+      rows = [
+        statement(insert, listKey, sequence, change.type, JSON.stringify(info)),
         statement(
           'UPDATE lists SET title_json = ?, title_version = ? WHERE list = ?',
           ...[JSON.stringify(info.title), version, listKey],
         ),
-      );
-    } else if (change.key !== undefined) {
-      rows.push(
-        statement(
-          'INSERT INTO item_keys (list, sequence, idempotency_key, made_at, data) VALUES (?, ?, ?, ?, ?)',
-          ...[listKey, sequence, change.key, Date.now(), change.item.json],
-        ),
-      );
+      ];
+    } else {
+      rows = [statement(insert, listKey, sequence, change.type, change.item.json)];
+      if (change.key !== undefined) {
+        rows.push(
+          statement(
+            'INSERT INTO item_keys (list, sequence, idempotency_key, made_at, data) VALUES (?, ?, ?, ?, ?)',
+            ...[listKey, sequence, change.key, Date.now(), change.item.json],
+          ),
+        );
+      }
     }
     const foldedBefore = this.#folding.at(-1) ?? this.#foldedAt;
     if (sequence - foldedBefore >= FOLD_EVERY) {
@@ -100,19 +88,14 @@ export class ListWriter {
       this.#moving.params[0] = sequence;
       return rows;
     }
-    // If the sequence has moved already, another service has the same storage open and holds a
-    // different list in memory: writing would make the two lists part ways, so the write fails.
+    // A sequence moved already means another service holds this list too: the two would part ways.
     const params: [number, string, number] = [sequence, listKey, sequence - 1];
     this.#moving = { within: transaction, params };
     const sql = 'UPDATE lists SET sequence = ? WHERE list = ? AND sequence = ? RETURNING sequence';
     return [{ sql, params, orFail: SHARED_STORAGE }, ...rows];
   }
 
-  /**
-   * The statements that bring the item rows to `through`, the sequence of the last of
-   * `changes`: each item written once, as its last change left it, new ones in the order they
-   * were made (the rows' order). Trimming the kept changes here spares each commit its deletes.
-   */
+  /** Each item written once, as `changes` left it; trimming here spares each commit deletes. */
   #fold(changes: readonly Change[], through: number): SqlStatement[] {
     const listKey = this.#listKey;
     const touched = new Map<string, { readonly first: ItemChange; last: ItemChange }>();
@@ -150,9 +133,9 @@ export class ListWriter {
     }
     rows.push(statement('UPDATE lists SET items_at = ? WHERE list = ?', through, listKey));
     const trim = 'DELETE FROM list_changes WHERE list = ? AND sequence <= ?';
-    rows.push(statement(trim, listKey, through - this.#keepChanges));
+    rows.push(statement(trim, listKey, through - this.#bounds.keepChanges));
     // The keys past their window, and beyond the most a list keeps, the oldest first.
-    const { windowMs, most } = this.#keys;
+    const { windowMs, most } = this.#bounds.keys;
     rows.push(
       statement(
         `DELETE FROM item_keys WHERE list = ? AND (made_at <= ? OR sequence <= (SELECT sequence

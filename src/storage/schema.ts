@@ -12,9 +12,8 @@ const ITEM_KEYS = `CREATE TABLE item_keys (
   made_at INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (list, sequence)) WITHOUT ROWID`;
 
 /**
- * Every list in one database, under its key (`''` for the default list and for a Durable
- * Object's one list). Titles are kept as JSON strings, as the changes' data is: JSON holds what
- * SQLite's UTF-8 text cannot, a lone surrogate such as `"\ud800"` (text gives back U+FFFD).
+ * Every list, under its key (`''` for the default list and a Durable Object's one list). Titles
+ * are JSON strings, which keep what SQLite's text cannot: a lone surrogate such as `"\ud800"`.
  */
 const TABLES = [
   'CREATE TABLE storage_format (version INTEGER NOT NULL)',
@@ -33,7 +32,7 @@ const TABLES = [
      list TEXT NOT NULL, sequence INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL,
      PRIMARY KEY (list, sequence)) WITHOUT ROWID`,
   ITEM_KEYS,
-  // The key a list was made with, and that create's answer (`listKeyRow`).
+  // The key a list was made with, and that create's answer; it outlives the list.
   `CREATE TABLE list_keys (
      idempotency_key TEXT PRIMARY KEY, list TEXT NOT NULL, title_json TEXT NOT NULL,
      version TEXT NOT NULL) WITHOUT ROWID`,
@@ -56,16 +55,12 @@ const UPGRADES: Readonly<Record<number, readonly string[]>> = {
   ],
 };
 
-class StorageFormatError extends Error {
-  constructor(found: string) {
-    super(
-      `its tables are ${found}, which this version of the service does not read (it reads ` +
-        `format ${FORMAT}, and upgrades ${Object.keys(UPGRADES).join(', ')}); nothing in it ` +
-        'was changed. Move it aside to start with empty lists, or run the version that wrote it.',
-    );
-    this.name = 'StorageFormatError';
-  }
-}
+const formatRefused = (found: string) =>
+  new Error(
+    `its tables are ${found}, which this version of the service does not read (it reads ` +
+      `format ${FORMAT}, and upgrades ${Object.keys(UPGRADES).join(', ')}); nothing in it ` +
+      'was changed. Move it aside to start with empty lists, or run the version that wrote it.',
+  );
 
 /** Whether the database holds lists in this format (false when empty); reading writes nothing. */
 export function isPrepared(db: SqlDatabase): boolean {
@@ -75,11 +70,11 @@ export function isPrepared(db: SqlDatabase): boolean {
   );
   if (tables.length === 0) return false;
   if (!tables.some(({ name }) => name === 'storage_format')) {
-    throw new StorageFormatError('of a format from before formats were numbered');
+    throw formatRefused('of a format from before formats were numbered');
   }
   const version = formatOf(db);
   if (version !== FORMAT && UPGRADES[version] === undefined) {
-    throw new StorageFormatError(version ? `of format ${version}` : 'of no recorded format');
+    throw formatRefused(version ? `of format ${version}` : 'of no recorded format');
   }
   return true;
 }
@@ -100,14 +95,10 @@ export function prepare(db: SqlDatabase): void {
 /** A list made by a create sent with an `Idempotency-Key`: the key, and that create's answer. */
 export interface KeyedList {
   readonly idempotencyKey: string;
-  /** The list as the create answered: its id, the title it was made with, its first ETag. */
   readonly made: StoredList;
 }
 
-/**
- * The rows of a new list under `key`, empty, titled as `info` says, in a run of its own; with
- * `idempotencyKey`, the key's too.
- */
+/** A new empty list's rows under `key`, in a run of its own, and its key's if it has one. */
 export function newListRows(key: string, info: ListInfo, idempotencyKey?: string): SqlStatement[] {
   const run = newRunId();
   const version = eventIdOf({ run, sequence: 0 });
@@ -119,7 +110,12 @@ export function newListRows(key: string, info: ListInfo, idempotencyKey?: string
     ),
   ];
   if (idempotencyKey !== undefined) {
-    rows.push(listKeyRow({ idempotencyKey, made: { info, version } }));
+    rows.push(
+      statement(
+        'INSERT INTO list_keys (idempotency_key, list, title_json, version) VALUES (?, ?, ?, ?)',
+        ...[idempotencyKey, info.id, JSON.stringify(info.title), version],
+      ),
+    );
   }
   return rows;
 }
@@ -128,18 +124,7 @@ export function hasListRow(db: SqlDatabase, key: string): boolean {
   return db.all('SELECT 1 FROM lists WHERE list = ?', key).length > 0;
 }
 
-/** The row of the key a list was made with, and that create's answer; it outlives the list. */
-function listKeyRow({ idempotencyKey, made }: KeyedList): SqlStatement {
-  return statement(
-    'INSERT INTO list_keys (idempotency_key, list, title_json, version) VALUES (?, ?, ?, ?)',
-    ...[idempotencyKey, made.info.id, JSON.stringify(made.info.title), made.version],
-  );
-}
-
-/**
- * The statements that remove a list, its items and its changes, and mark its key (if it was
- * made with one) the latest deleted, forgetting the deleted keys beyond the latest `keysKept`.
- */
+/** Removes a list; its key, if any, is the latest deleted, and those past `keysKept` go. */
 export function listDeletion(listId: string, keysKept: number): SqlStatement[] {
   const forgotten = `SELECT sequence FROM list_key_deletions
     WHERE sequence <= (SELECT MAX(sequence) FROM list_key_deletions) - ?`;

@@ -6,10 +6,8 @@ export type SqlValue = string | number | null;
  * `node:sqlite` on Node, a Durable Object's SQLite on workerd. Both run statements synchronously.
  */
 export interface SqlDatabase {
-  /** The rows of a query, each as an object keyed by column. */
   all<Row extends object>(sql: string, ...params: SqlValue[]): Row[];
   run(sql: string, ...params: SqlValue[]): void;
-  /** Runs `work` as one transaction: all its statements are committed, or none. */
   transaction<T>(work: () => T): T;
 }
 
@@ -34,7 +32,6 @@ export function runStatements(db: SqlDatabase, statements: readonly SqlStatement
 /** What a write hears once its transaction is over: nothing if it was committed, else why not. */
 export type WriteDone = (error?: unknown) => void;
 
-/** Runs `statements` in one transaction, then calls `done`, with the error if it failed. */
 export function commitIn(db: SqlDatabase, statements: readonly SqlStatement[], done: WriteDone) {
   try {
     db.transaction(() => runStatements(db, statements));
@@ -51,9 +48,8 @@ export type Transaction = object;
 export type Write = (transaction: Transaction) => readonly SqlStatement[];
 
 /**
- * How writes reach a database: each in a transaction of its own, or many in one (`GroupCommit`).
- * Writes are done in the order they were enqueued; when one fails, every later write not yet
- * done fails too, since it may have been judged against the one that failed.
+ * How writes reach a database, done in the order enqueued: when one fails, every later one not
+ * yet done fails too, since it may have been judged against the one that failed.
  */
 export interface SqlWrites {
   enqueue(write: Write, done: WriteDone): void;
@@ -67,7 +63,6 @@ export function immediateWrites(db: SqlDatabase): SqlWrites {
   return { enqueue: (write, done) => commitIn(db, write({}), done) };
 }
 
-/** Writes `statements` as one write through `writes`; resolves once they are committed. */
 export function writeAll(writes: SqlWrites, statements: readonly SqlStatement[]): Promise<void> {
   return new Promise((resolve, reject) =>
     writes.enqueue(

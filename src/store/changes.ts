@@ -1,4 +1,4 @@
-import type { ListInfo, Todo, TodoFields } from '../model/resources.ts';
+import type { ListInfo, Todo } from '../model/resources.ts';
 
 /** An item at one version (its ETag: the id of the change that made it), and its JSON. */
 export interface StoredTodo {
@@ -21,24 +21,13 @@ export interface ItemChange {
   readonly key?: string;
 }
 
-/** A named list's new title; `list.version` is the change's id. */
-interface TitleChange {
-  readonly type: 'list-renamed';
-  readonly id: string;
-  readonly list: StoredList;
-}
-
 /** Every change a list's store makes, in order; each is one event of its stream. */
-export type Change = ItemChange | TitleChange;
-
-export function jsonOf(change: Change): string {
-  return change.type === 'list-renamed' ? JSON.stringify(change.list.info) : change.item.json;
-}
+export type Change =
+  ItemChange | { readonly type: 'list-renamed'; readonly id: string; readonly list: StoredList };
 
 /**
- * A list's latest changes, so that a client resuming from the last event id it saw gets exactly
- * the changes it missed. Ids are only compared, never parsed: an id not kept here (another
- * run's, made up, too old) cannot be answered.
+ * A list's latest changes, for clients that resume from the last event id they saw. Ids are only
+ * compared, never parsed: one not kept here (another run's, made up, too old) gets no answer.
  */
 export class History {
   readonly #limit: number;
@@ -46,7 +35,6 @@ export class History {
   /** The id of the list just before the oldest change kept. */
   #baseId: string;
 
-  /** `kept`: the changes storage kept; `baseId`: the list's version just before them. */
   constructor(baseId: string, kept: readonly Change[], limit: number) {
     this.#baseId = baseId;
     this.#limit = limit;
@@ -54,10 +42,6 @@ export class History {
   }
 
   record(change: Change): void {
-    if (this.#limit === 0) {
-      this.#baseId = change.id;
-      return;
-    }
     this.#changes.push(change);
     if (this.#changes.length > this.#limit) this.#baseId = this.#changes.shift()!.id;
   }
@@ -73,10 +57,9 @@ export class History {
   }
 }
 
-/** How long, and how many, a list's item keys are kept (`limits.idempotencyKeyHours`). */
+/** How long (`limits.idempotencyKeyHours`) and how many (`limits.maxItems`) item keys are kept. */
 export interface KeyBounds {
   readonly windowMs: number;
-  /** Beyond this many keys, the oldest is forgotten first (`limits.maxItems`). */
   readonly most: number;
 }
 
@@ -87,22 +70,18 @@ export interface KeptKey {
   readonly at: number;
 }
 
-/** Where a kept list starts again. */
+/** Where a kept list starts again: `changes` are the latest, the last the `sequence`th. */
 export interface KeptList {
   readonly run: string;
   readonly sequence: number;
   readonly resource: StoredList;
   readonly items: readonly StoredTodo[];
-  /** The latest changes, for clients that resume; the last is the `sequence`th. */
   readonly changes: readonly Change[];
-  /** The keys of item creates, oldest first. */
+  /** Oldest first. */
   readonly keys: readonly KeptKey[];
 }
 
-/**
- * Writes `change`, the list's `sequence`th, then calls `done`, with the error if it could not.
- * Changes are done in order; when one fails, so does every later one not yet done.
- */
+/** Writes the list's `sequence`th change; when one fails, so does every later one not yet done. */
 export type Persist = (change: Change, sequence: number, done: (error?: unknown) => void) => void;
 
 export interface ListStoreOptions {
@@ -119,10 +98,7 @@ export interface ListStoreOptions {
   readonly persist?: Persist;
 }
 
-/**
- * A new run's id, which tells one list's event ids from another's and from an earlier run's:
- * 64 random bits, so that among many lists no two runs meet.
- */
+/** A run's id tells one list's event ids from another's, and an earlier run's: 64 random bits. */
 export function newRunId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');

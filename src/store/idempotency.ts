@@ -4,9 +4,8 @@ import type { TodoFields } from '../model/resources.ts';
 import type { KeptKey, KeyBounds, StoredList, StoredTodo } from './changes.ts';
 
 /**
- * The keys of a list's committed item creates, each with the item as made, so that a retry is
- * answered alike for `windowMs`, however many changes came after. A Map keeps the order keys came
- * in, which is the order they leave in, by age or by count.
+ * The keys of a list's committed item creates with the items made, so that a retry is answered
+ * alike for `windowMs`, however much changed since. A Map's order is the order keys leave in.
  */
 export class ItemKeys {
   readonly #keys = new Map<string, KeptKey>();
@@ -16,13 +15,14 @@ export class ItemKeys {
   constructor({ windowMs, most }: KeyBounds, kept: readonly KeptKey[] = []) {
     this.#windowMs = windowMs;
     this.#most = most;
-    for (const entry of kept) this.#add(entry);
-    this.#forgetPastBounds(Date.now());
+    for (const entry of kept) this.record(entry);
   }
 
-  record(key: string, item: StoredTodo, at = Date.now()): void {
-    this.#add({ key, item, at });
-    this.#forgetPastBounds(at);
+  /** A key used again once forgotten moves to the end, as a new key. */
+  record(entry: KeptKey): void {
+    this.#keys.delete(entry.key);
+    this.#keys.set(entry.key, entry);
+    this.#forgetPastBounds(entry.at);
   }
 
   get(key: string): StoredTodo | undefined {
@@ -32,13 +32,6 @@ export class ItemKeys {
     return entry !== undefined && entry.at > now - this.#windowMs ? entry.item : undefined;
   }
 
-  /** A key used again once forgotten moves to the end, as a new key. */
-  #add(entry: KeptKey): void {
-    this.#keys.delete(entry.key);
-    this.#keys.set(entry.key, entry);
-  }
-
-  /** Forgets the keys past their window, and the oldest beyond the most kept. */
   #forgetPastBounds(now: number): void {
     for (const [key, { at }] of this.#keys) {
       if (this.#keys.size <= this.#most && at > now - this.#windowMs) return;
@@ -70,10 +63,7 @@ export function itemToReplay(item: StoredTodo, committed: boolean, fields: TodoF
   return item;
 }
 
-/**
- * A retried list create gets the first's list: 422 if of another title, 410 once that list is
- * deleted, so that a key never brings a deleted list back.
- */
+/** A retried list create: 422 for another title, 410 once deleted (a key never brings it back). */
 export function listToReplay(made: StoredList, title: string, exists: boolean): StoredList {
   if (made.info.title !== title) {
     throw new HttpProblem(

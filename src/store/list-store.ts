@@ -14,10 +14,8 @@ import { ItemKeys } from './idempotency.ts';
 import { PendingChanges, type ListState } from './pending.ts';
 
 /**
- * One list as readers see it, every change committed: its title, and its items in creation
- * order (a Map keeps a replaced value's place). A change is made at once in `withPending`,
- * which the next change is checked against; once `persist` has committed it, it shows here, is
- * kept in the history and announced. A change's id is the list's version right after it.
+ * One list as readers see it: a change shows in `withPending` at once, for the next to be checked
+ * against, and here, in the history and to listeners once `persist` has committed it.
  */
 export class ListStore implements ListState {
   readonly run: string;
@@ -51,7 +49,6 @@ export class ListStore implements ListState {
   get version(): string {
     return eventIdOf({ run: this.run, sequence: this.#sequence });
   }
-  /** The list's own resource: its id and title, with their version (its ETag) and JSON. */
   get resource(): StoredList {
     return this.#resource;
   }
@@ -77,12 +74,11 @@ export class ListStore implements ListState {
     return this.#change('created', { id: crypto.randomUUID(), ...fields }, key);
   }
 
-  /** `current`: the item as the list with its pending changes holds it now. */
+  /** `current`: the item as `withPending` holds it now. */
   replace(current: StoredTodo, fields: TodoFields): Promise<StoredTodo> {
     return this.#change('updated', { id: current.todo.id, ...fields });
   }
 
-  /** Resolves to `current`, the item as the list with its pending changes holds it now. */
   delete(current: StoredTodo): Promise<StoredTodo> {
     return this.#make({ type: 'deleted', id: this.#nextId(), item: current }, current);
   }
@@ -165,7 +161,7 @@ export class ListStore implements ListState {
     else if (change.type === 'deleted') this.#items.delete(change.item.todo.id);
     else this.#items.set(change.item.todo.id, change.item);
     if (change.type === 'created' && change.key !== undefined) {
-      this.#keys.record(change.key, change.item);
+      this.#keys.record({ key: change.key, item: change.item, at: Date.now() });
     }
     this.#sequence += 1;
     this.#history.record(change);

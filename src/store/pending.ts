@@ -3,21 +3,20 @@ import type { Change, ItemChange, StoredTodo } from './changes.ts';
 /** A list as readers see it, or as a change is checked against it. */
 export interface ListState {
   readonly size: number;
-  /** The version at which the title was last set: the list resource's ETag. */
+  /** The list resource's ETag. */
   readonly listVersion: string;
   get(id: string): StoredTodo | undefined;
 }
 
 /**
- * A list's changes made and not yet committed, oldest first, laid over the committed list:
- * together they are the list with its pending changes. What a change made leaves the overlay
- * once it is committed, unless a later pending change remade the same item or title.
+ * A list's changes made and not yet committed, oldest first, laid over the committed list. What a
+ * change made leaves the overlay once committed, unless a later one remade the item or title.
  */
 export class PendingChanges implements ListState {
   readonly #committed: ListState;
   readonly #changes: Change[] = [];
-  readonly #items = new Map<string, { readonly value?: StoredTodo; readonly by: Change }>();
-  #renamed: { readonly version: string; readonly by: Change } | undefined;
+  readonly #items = new Map<string, ItemChange>();
+  #renamed: Change | undefined;
   /** Items the pending changes created, less those they deleted. */
   #added = 0;
 
@@ -38,12 +37,13 @@ export class PendingChanges implements ListState {
   }
 
   get listVersion(): string {
-    return this.#renamed?.version ?? this.#committed.listVersion;
+    return this.#renamed?.id ?? this.#committed.listVersion;
   }
 
   get(id: string): StoredTodo | undefined {
     const pending = this.#items.get(id);
-    return pending === undefined ? this.#committed.get(id) : pending.value;
+    if (pending === undefined) return this.#committed.get(id);
+    return pending.type === 'deleted' ? undefined : pending.item;
   }
 
   createdWith(key: string): ItemChange | undefined {
@@ -55,11 +55,10 @@ export class PendingChanges implements ListState {
   add(change: Change): void {
     this.#changes.push(change);
     if (change.type === 'list-renamed') {
-      this.#renamed = { version: change.id, by: change };
+      this.#renamed = change;
       return;
     }
-    const value = change.type === 'deleted' ? undefined : change.item;
-    this.#items.set(change.item.todo.id, { value, by: change });
+    this.#items.set(change.item.todo.id, change);
     this.#added += addedBy(change);
   }
 
@@ -67,11 +66,11 @@ export class PendingChanges implements ListState {
   shift(): void {
     const change = this.#changes.shift()!;
     if (change.type === 'list-renamed') {
-      if (this.#renamed?.by === change) this.#renamed = undefined;
+      if (this.#renamed === change) this.#renamed = undefined;
       return;
     }
     const id = change.item.todo.id;
-    if (this.#items.get(id)?.by === change) this.#items.delete(id);
+    if (this.#items.get(id) === change) this.#items.delete(id);
     this.#added -= addedBy(change);
   }
 

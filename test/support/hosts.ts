@@ -219,7 +219,7 @@ export function onNamedList(host: TestHost): TestHost {
 /** How many named lists `app` holds. */
 function namedListsOf(app: App): number {
   let count = 0;
-  for (const list of app.lists.inMemory()) if (!list.isDefault) count += 1;
+  for (const list of app.lists.inMemory()) if (list.id !== '') count += 1;
   return count;
 }
 

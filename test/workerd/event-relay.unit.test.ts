@@ -9,14 +9,17 @@ import {
   STREAM_BEHIND,
   STREAM_ENDED,
 } from '../../src/hosts/workerd/relay-protocol.ts';
+import { DEFAULT_APP_CONFIG } from '../../src/config.ts';
 import type { LiveList } from '../../src/lists/live-list.ts';
 import {
   EventClient,
   MAX_BACKLOG_BYTES,
-  openingOf,
+  StreamTally,
   type EventChannel,
+  type StreamContext,
   type StreamedList,
 } from '../../src/live/event-channel.ts';
+import { EventStreams } from '../../src/live/event-streams.ts';
 import { StubListObject, type StubEvent, type StubOptions } from './stub-list-object.ts';
 
 describe('the worker relaying a stream', () => {
@@ -387,8 +390,14 @@ describe('the object sending a stream', () => {
 
   it('puts the list’s own encoding of its items in a snapshot, not a copy', () => {
     const items = encoder.encode('[]');
-    const streamed = { store: { version: 'r.0' }, itemsJson: () => items };
-    const opening = openingOf(streamed as unknown as StreamedList, undefined, () => items);
-    expect(opening.includes(items)).toBe(true);
+    const written: Uint8Array[] = [];
+    const channel = { write: (bytes: Uint8Array) => written.push(bytes) > 0, onGone: () => {} };
+    const host = { openEventChannel: () => channel, writesHeartbeats: false };
+    const context = { config: DEFAULT_APP_CONFIG, host, tally: new StreamTally() };
+    const store = { version: 'r.0', subscribe: () => {} };
+    const streamed = { store, itemsJson: () => items } as unknown as StreamedList;
+    const streams = new EventStreams(streamed, context as unknown as StreamContext);
+    streams.open(new Request('http://localhost/api/sse'), false);
+    expect(written.includes(items)).toBe(true);
   });
 });
