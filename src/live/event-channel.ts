@@ -34,14 +34,20 @@ export interface EventChannel {
 /** `viewOnly`, which a channel that outlives its list's memory keeps: it came by the view id. */
 export type OpenEventChannel = (queueBytes: number, viewOnly?: boolean) => EventChannel;
 
+/** What the host gives every list's streams. */
+export interface StreamHost {
+  /** How each event stream is made: a web `TransformStream`, Node's response, or a socket. */
+  readonly openEventChannel: OpenEventChannel;
+  /** False on workerd, where the worker writes them, so that the list's object can hibernate. */
+  readonly writesHeartbeats: boolean;
+  /** Runs a task once the answers under way are written, so a change is answered first. */
+  readonly afterAnswers?: (task: () => void) => void;
+}
+
 /** What every list's streams share (a `ListContext`). */
 export interface StreamContext {
   readonly config: { readonly sse: AppConfig['sse'] };
-  readonly host: {
-    readonly openEventChannel: OpenEventChannel;
-    readonly writesHeartbeats: boolean;
-    readonly afterAnswers?: (task: () => void) => void;
-  };
+  readonly host: StreamHost;
   readonly tally: StreamTally;
 }
 
