@@ -83,14 +83,6 @@ export class ListApi {
     return readList(await send('GET', listPathOf(id)));
   }
 
-  /** Whether the list is there: false once deleted; rejects when the service cannot say. */
-  async exists(id: string): Promise<boolean> {
-    return this.read(id).then(
-      () => true,
-      (error: unknown) => (isNotFound(error) ? false : Promise.reject(error)),
-    );
-  }
-
   /** Sets the title, whatever it was: a rename, as an edit of an item, is the last word. */
   async rename(id: string, title: string): Promise<VersionedList> {
     return readList(await send('PUT', listPathOf(id), { title }));

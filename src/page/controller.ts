@@ -83,13 +83,11 @@ export class TodoController {
 
   /** Whether the page may change the list: told once the page knows which link opened it. */
   allowEdits(editable: boolean): void {
-    this.#editable = editable;
-    if (this.#stream.state === 'gone') return;
     // The field's autofocus found it hidden: it takes the focus if nothing else has it.
     const focus = editable && this.#newTodo.hidden && document.activeElement === document.body;
-    this.#newTodo.hidden = this.#newTodo.disabled = !editable;
-    if (focus) this.#newTodo.focus();
+    this.#editable = editable;
     this.#render();
+    if (focus && !this.#newTodo.hidden) this.#newTodo.focus();
   }
 
   receive(event: IdentifiedEvent): void {
@@ -103,14 +101,11 @@ export class TodoController {
 
   connection(state: ConnectionState): void {
     if (state === 'open' && !this.#open) this.status.clearProblem(true);
-    if (state === 'gone') {
-      // The page says why instead; a request that failed because of it is no news.
-      this.status.clearProblem();
-      this.#items.hide();
-      this.#newTodo.hidden = this.#newTodo.disabled = true;
-    }
+    // Gone, the page says why instead; a request that failed because of it is no news.
+    if (state === 'gone') this.status.clearProblem();
     this.#stream.state = state;
     this.status.showConnection(this.#stream);
+    this.#render();
     if (state === 'open') void this.#sync.run();
   }
 
@@ -120,10 +115,12 @@ export class TodoController {
     this.#render();
   }
 
+  /** Once the list is gone, shows no item and no control to make one. */
   #render(): void {
+    const gone = this.#stream.state === 'gone';
     this.status.showPending(this.#queue.kept);
-    if (this.#stream.state === 'gone') return;
-    this.#items.render(this.#model.shown(), this.#editable);
+    this.#newTodo.hidden = this.#newTodo.disabled = gone || !this.#editable;
+    this.#items.render(gone ? [] : this.#model.shown(), this.#editable && !gone);
   }
 
   /** Sends `edit` now if the service is reachable and nothing waits before it; else queues it. */

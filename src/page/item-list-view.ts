@@ -85,12 +85,6 @@ export class ItemListView {
     this.#clearCompleted.hidden = !editable || completed === 0;
   }
 
-  /** The list is gone: hides the items, ending any edit unsaved, and the controls. */
-  hide(): void {
-    this.#renderItems([], false);
-    this.#main.hidden = this.#footer.hidden = true;
-  }
-
   #renderItems(todos: readonly ShownTodo[], editable: boolean): void {
     this.#editable = editable;
     const shown = new Set(todos.map((todo) => todo.id));

@@ -2,8 +2,8 @@ import type { IdentifiedEvent } from '../model/events.ts';
 import { listPageOf } from '../model/resources.ts';
 import { isNotFound, type ListApi } from './api-client.ts';
 import { find } from './dom.ts';
+import { isLater } from './event-order.ts';
 import type { ConnectionState } from './event-stream.ts';
-import { ListTitle } from './list-title.ts';
 import { viewIds } from './page-database.ts';
 import type { StatusView } from './status-view.ts';
 
@@ -14,7 +14,6 @@ const PAGE_TITLE = 'todos';
  * list; whether this page may change the list at all, and whether the list is gone.
  */
 export class ListController {
-  readonly #title = new ListTitle();
   readonly #titleField = find<HTMLInputElement>(document, '.list-title');
   readonly #newList = find<HTMLButtonElement>(document, '.new-list');
   readonly #copyLink = find<HTMLButtonElement>(document, '.copy-link');
@@ -23,6 +22,9 @@ export class ListController {
   readonly #deleteList = find<HTMLButtonElement>(document, '.delete-list');
   readonly #goneNotice = find<HTMLElement>(document, '.list-gone');
   #gone = false;
+  /** A named list's title, and the version it was set at: a read's ETag, an event's id. */
+  #title: string | undefined;
+  #titleVersion: string | undefined;
   /** The named list's view id, once known: the page's own id if it is a view-only page. */
   #viewId: string | undefined;
 
@@ -57,7 +59,7 @@ export class ListController {
     this.#deleteList.addEventListener('click', () => this.#delete());
     this.#titleField.addEventListener('keydown', (event) => {
       if (event.isComposing) return;
-      if (event.key === 'Escape') this.#titleField.value = this.#title.title ?? '';
+      if (event.key === 'Escape') this.#titleField.value = this.#title ?? '';
       // Leaving the field saves it, as for an item.
       if (event.key === 'Enter' || event.key === 'Escape') this.#titleField.blur();
     });
@@ -117,13 +119,17 @@ export class ListController {
     this.allowEdits(editable);
   }
 
+  /** Told the title by a read, an event or a rename's answer, in any order: the later wins. */
   #showTitle(title: string, version: string): void {
-    if (this.#title.accept(title, version) && !this.#gone) this.#showTitleField();
+    if (!isLater(version, this.#titleVersion)) return;
+    this.#title = title;
+    this.#titleVersion = version;
+    if (!this.#gone) this.#showTitleField();
   }
 
   /** Shows the list's title, except in a field being edited: the edit is not disturbed. */
   #showTitleField(): void {
-    const title = this.#title.title ?? '';
+    const title = this.#title ?? '';
     this.#titleField.hidden = false;
     if (document.activeElement !== this.#titleField) this.#titleField.value = title;
     document.title = title === '' ? PAGE_TITLE : `${title} · ${PAGE_TITLE}`;
@@ -141,8 +147,7 @@ export class ListController {
   }
 
   #rename(title: string): void {
-    const current = this.#title.title;
-    const unchanged = current === undefined || title === current;
+    const unchanged = this.#title === undefined || title === this.#title;
     if (this.listId === undefined || !this.#editable || this.#gone || unchanged) return;
     this.api.rename(this.listId, title).then(
       (saved) => {

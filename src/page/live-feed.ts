@@ -25,7 +25,6 @@ export class LiveFeed {
   readonly #order = new EventOrder((event) => this.listener.event(event));
   readonly #stream: EventStream;
   readonly #name: string;
-  readonly #locks: LockManager | undefined;
   readonly #channel: BroadcastChannel | undefined;
   /** The shared stream's state, as this tab last saw or heard it. */
   #state: ConnectionState = 'connecting';
@@ -51,7 +50,6 @@ export class LiveFeed {
       state: (state: ConnectionState) => this.#tell(state),
     };
     this.#stream = new EventStream(relay, list, () => this.#order.lastId);
-    this.#locks = shared ? navigator.locks : undefined;
   }
 
   /** Whether this tab holds the list's stream: the one tab that sends the list's queued edits. */
@@ -80,8 +78,8 @@ export class LiveFeed {
   /** Takes the lock if it is free; else says hello, reads the list, and queues for the lock. */
   #join(): void {
     if (this.#state === 'gone' || this.leads || this.#waiting !== undefined) return;
-    if (this.#locks === undefined) return void this.#lead();
-    this.#locks
+    if (this.#channel === undefined) return void this.#lead();
+    navigator.locks
       .request(this.#name, { ifAvailable: true }, (lock) => {
         if (lock !== null) return this.#lead();
         this.#channel?.postMessage({ kind: 'hello' } satisfies TabMessage);
@@ -95,8 +93,8 @@ export class LiveFeed {
   #queue(): void {
     if (this.#waiting !== undefined) return;
     const waiting = (this.#waiting = new AbortController());
-    this.#locks
-      ?.request(this.#name, { signal: waiting.signal }, () => {
+    navigator.locks
+      .request(this.#name, { signal: waiting.signal }, () => {
         this.#waiting = undefined;
         return this.#lead();
       })

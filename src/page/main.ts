@@ -34,7 +34,7 @@ const feed = new LiveFeed(
     },
   },
   todoApi,
-  { paths, ...(listId !== undefined && { exists: () => listApi.exists(listId) }) },
+  { paths, ...(listId !== undefined && { read: () => listApi.read(listId) }) },
 );
 todos.start();
 lists.start();
