@@ -9,10 +9,7 @@ import { EditQueue } from './offline-queue.ts';
 import { LastSeen } from './page-database.ts';
 import type { StatusView, StreamInfo } from './status-view.ts';
 
-/**
- * The items and the controls that change them. An edit is a request while the service can be
- * reached; else it is kept on this device, with the list as last seen, and sent later.
- */
+/** The items and the controls that change them, online or offline (docs/page.md, Offline). */
 export class TodoController {
   readonly #newTodo = find<HTMLInputElement>(document, '.new-todo');
   readonly #items = new ItemListView();
@@ -109,7 +106,6 @@ export class TodoController {
     if (state === 'open') void this.#sync.run();
   }
 
-  /** Forgets the edits that landed and that the list shown has caught up with, and renders. */
   #settle(): void {
     this.#queue.settle((edit) => this.#model.isShown(edit)).catch(() => {});
     this.#render();

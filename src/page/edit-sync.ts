@@ -20,7 +20,6 @@ export class EditSync {
     private readonly maySend: () => boolean,
   ) {}
 
-  /** Sends what waits, if this tab may and is not sending already. */
   async run(): Promise<void> {
     if (this.#running) this.#again = true;
     if (this.#running || !this.maySend()) return;
@@ -46,7 +45,6 @@ export class EditSync {
     this.#timer = setTimeout(() => void this.run(), delay);
   }
 
-  /** Sends one edit: a create with its key, a change or a delete on the version it was made on. */
   async #send(edit: StoredEdit): Promise<boolean> {
     try {
       if (edit.kind === 'create') {

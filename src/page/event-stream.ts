@@ -21,9 +21,8 @@ export interface FeedList {
 }
 
 /**
- * One `EventSource` on the list. A dropped one reconnects by itself with `Last-Event-ID`, so the
- * server replays what was missed; a refused one (an HTTP error) gives up, so a new one is opened
- * later with the last id in the query. A deleted list's stream ends with `list-deleted`.
+ * One `EventSource` on the list. A dropped one reconnects by itself, with `Last-Event-ID`; one
+ * refused (an HTTP error) gives up, so this opens another later.
  */
 export class EventStream {
   #source: EventSource | undefined;
@@ -51,8 +50,7 @@ export class EventStream {
   }
 
   #connect(): void {
-    // On its own retries EventSource sends the newer Last-Event-ID header, which the server
-    // prefers to this query.
+    // On its own retries EventSource sends Last-Event-ID, which the server prefers to this.
     const lastId = this.lastId();
     const query =
       lastId === undefined ? '' : `?${LAST_EVENT_ID_PARAM}=${encodeURIComponent(lastId)}`;

@@ -16,10 +16,7 @@ interface ViewHandlers {
   clearCompleted(): void;
 }
 
-/**
- * The items of `.todo-list`, updated in place so that an event does not disturb an edit, and the
- * controls around them: Toggle all, the count, the filters, Clear completed.
- */
+/** The items, updated in place so that an event does not disturb an edit, and their controls. */
 export class ItemListView {
   readonly #list = find<HTMLUListElement>(document, '.todo-list');
   readonly #main = find<HTMLElement>(document, '.main');
@@ -64,7 +61,6 @@ export class ItemListView {
     });
   }
 
-  /** Shows those of `todos` that the URL's filter lets through, and the controls around them. */
   render(todos: readonly ShownTodo[], editable: boolean): void {
     const hash = Object.hasOwn(FILTERS, location.hash) ? location.hash : '#/';
     this.#renderItems(todos.filter(FILTERS[hash] ?? (() => true)), editable);

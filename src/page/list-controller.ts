@@ -9,10 +9,7 @@ import type { StatusView } from './status-view.ts';
 
 const PAGE_TITLE = 'todos';
 
-/**
- * The list itself, beside its items: a named list's title, New list, the links to copy, Delete
- * list; whether this page may change the list at all, and whether the list is gone.
- */
+/** The list itself: its title, New list, the links, Delete list, whether it may be changed. */
 export class ListController {
   readonly #titleField = find<HTMLInputElement>(document, '.list-title');
   readonly #newList = find<HTMLButtonElement>(document, '.new-list');
@@ -80,7 +77,6 @@ export class ListController {
     else if (event.type === 'list-renamed') this.#showTitle(event.list.title, event.id);
   }
 
-  /** Gone, the list says so, and leaves only New list. */
   connection(state: ConnectionState): void {
     if (state !== 'gone') return;
     this.#gone = true;
@@ -104,10 +100,7 @@ export class ListController {
     );
   }
 
-  /**
-   * Through a view id the list answers that id as its own: the page is view-only, says so, and
-   * its own link is the view-only one. By its edit id, it can be renamed, deleted and shared.
-   */
+  /** Opened by its view id, the list answers that id as its own: the page is view-only. */
   #learnViewId(viewId: string): void {
     if (this.listId === undefined || viewId === this.#viewId) return;
     this.#viewId = viewId;

@@ -13,14 +13,7 @@ type TabMessage =
   | { readonly kind: 'state'; readonly state: ConnectionState }
   | { readonly kind: 'hello' };
 
-/**
- * The list's events for this tab. Over HTTP/1.1, six tabs with a stream each would block a
- * seventh: so where the browser can elect a holder, the tabs of a list share one stream. The tab
- * holding the Web Lock holds it, and relays events and states over a BroadcastChannel; the next
- * holder resumes after the last event it applied. A tab that joins reads the list at once. Any
- * tab that learns the list is gone tells the rest. Without Web Locks (they exist only in secure
- * contexts: https:, or http: on localhost), each tab holds a stream of its own.
- */
+/** The list's events for this tab (docs/page.md, One stream for all tabs). */
 export class LiveFeed {
   readonly #order = new EventOrder((event) => this.listener.event(event));
   readonly #stream: EventStream;
@@ -75,7 +68,6 @@ export class LiveFeed {
     this.#tell('gone');
   }
 
-  /** Takes the lock if it is free; else says hello, reads the list, and queues for the lock. */
   #join(): void {
     if (this.#state === 'gone' || this.leads || this.#waiting !== undefined) return;
     if (this.#channel === undefined) return void this.#lead();

@@ -65,10 +65,7 @@ export class LastSeen {
 
 const VIEW_ID_KEY = 'todo-view-id ';
 
-/**
- * Each named list's view id, once read, kept apart from IndexedDB because it is read at once
- * as the page starts: a page opened again, offline too, knows at once whether it may edit.
- */
+/** Each named list's view id, in `localStorage` to be read at once: may a page opened edit? */
 export const viewIds = {
   read(list: string): string | undefined {
     try {
