@@ -6,7 +6,7 @@ import type { ConnectionState } from './event-stream.ts';
 import { ItemListView } from './item-list-view.ts';
 import { TodoModel, type Edit } from './model.ts';
 import { EditQueue } from './offline-queue.ts';
-import { LastSeen } from './page-database.ts';
+import { lastSeen } from './page-database.ts';
 import type { StatusView, StreamInfo } from './status-view.ts';
 
 /** The items and the controls that change them, online or offline (docs/page.md, Offline). */
@@ -16,14 +16,13 @@ export class TodoController {
   readonly #stream: StreamInfo = { state: 'connecting', snapshots: 0, changes: 0 };
   readonly #model = new TodoModel(() => this.#queue.edits);
   readonly #queue: EditQueue;
-  readonly #lastSeen: LastSeen;
   readonly #sync: EditSync;
   /** A view-only page, or one not yet known not to be, makes no edit: the service would refuse. */
   #editable = false;
 
   /** `list`: `''` for the default; `leads`: whether this tab sends the queue; `notFound`: a 404. */
   constructor(
-    list: string,
+    private readonly list: string,
     private readonly api: TodoApi,
     private readonly status: StatusView,
     leads: () => boolean,
@@ -36,7 +35,6 @@ export class TodoController {
       },
       notApplied: (notice) => status.showNotice(notice),
     });
-    this.#lastSeen = new LastSeen(list);
     this.#sync = new EditSync(this.#queue, api, () => leads() && this.#open);
   }
 
@@ -69,7 +67,7 @@ export class TodoController {
     addEventListener('hashchange', () => this.#render());
     this.#render();
     this.status.showConnection(this.#stream);
-    void this.#lastSeen.read().then((seen) => {
+    void lastSeen.read(this.list).then((seen) => {
       // Shown unless the feed has given a newer list.
       if (seen === undefined || model.version !== undefined) return;
       model.apply({ type: 'snapshot', id: seen.version, todos: seen.todos });
@@ -91,7 +89,7 @@ export class TodoController {
     this.#stream[event.type === 'snapshot' ? 'snapshots' : 'changes'] += 1;
     this.#stream.lastEventId = event.id;
     this.#model.apply(event);
-    this.#lastSeen.write({ todos: this.#model.all(), version: event.id });
+    lastSeen.write(this.list, { todos: this.#model.all(), version: event.id });
     this.#settle();
     this.status.showConnection(this.#stream);
   }
@@ -124,7 +122,7 @@ export class TodoController {
     if (edit === undefined || !this.#editable) return;
     this.status.showNotice(undefined);
     if (!this.#open || this.#queue.waiting > 0) return this.#keep(edit);
-    this.#sendNow(edit).then(
+    this.api.sendEdit(edit).then(
       () => this.status.clearProblem(),
       (error: unknown) => {
         if (this.#stream.state === 'gone') return;
@@ -136,12 +134,6 @@ export class TodoController {
         if (isNotFound(error)) this.notFound();
       },
     );
-  }
-
-  #sendNow(edit: Edit): Promise<unknown> {
-    if (edit.kind === 'create') return this.api.create(edit.title, edit.key);
-    if (edit.kind === 'delete') return this.api.remove(edit.id);
-    return this.api.update(edit);
   }
 
   #keep(edit: Edit): void {
