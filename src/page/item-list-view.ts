@@ -42,9 +42,14 @@ export class ItemListView {
       if (target.matches('.destroy')) handlers.remove(id);
     });
     this.#list.addEventListener('dblclick', (event) => {
-      const target = event.target as HTMLElement;
-      if (!this.#editable || !target.matches('.view label')) return;
-      this.#startEditing(target.closest('li')!);
+      const label = event.target as HTMLElement;
+      const item = label.closest('li:not(.editing)');
+      if (!this.#editable || !label.matches('.view label') || item === null) return;
+      const edit = element('input', { className: 'edit', value: label.textContent ?? '' });
+      edit.setAttribute('aria-label', 'Edit the to-do');
+      item.classList.add('editing');
+      item.append(edit);
+      edit.focus();
     });
     this.#list.addEventListener('keydown', (event) => {
       const target = event.target as HTMLElement;
@@ -131,18 +136,6 @@ export class ItemListView {
     }
     const label = find(item, '.view label');
     if (label.textContent !== todo.title) label.textContent = todo.title;
-  }
-
-  #startEditing(item: HTMLLIElement): void {
-    if (item.classList.contains('editing')) return;
-    const edit = element('input', {
-      className: 'edit',
-      value: find(item, '.view label').textContent ?? '',
-    });
-    edit.setAttribute('aria-label', 'Edit the to-do');
-    item.classList.add('editing');
-    item.append(edit);
-    edit.focus();
   }
 
   /** Leaves editing; with handlers, saves. Removing the field may blur it: that does nothing. */
