@@ -1,6 +1,7 @@
 import { readLiveEvent, type SnapshotEvent } from '../model/events.ts';
 import { DEFAULT_LIST_PATHS, LISTS_PATH, listPathOf, namedListPaths } from '../model/resources.ts';
 import type { ListPaths, ListResource, Todo } from '../model/resources.ts';
+import type { Edit } from './model.ts';
 
 /** `/lists/{id}`, as `listPageOf` writes it. */
 const NAMED_LIST_PAGE = /^\/lists\/([^/]+)\/?$/;
@@ -50,20 +51,22 @@ export class TodoApi {
     return readTodo(await send('GET', this.#itemPath(id)));
   }
 
-  /** `key`, sent as `Idempotency-Key`, makes a retry of the same create create nothing more. */
-  async create(title: string, key: string): Promise<VersionedTodo> {
-    const headers = { 'idempotency-key': `"${key}"` };
-    return readTodo(await send('POST', this.paths.todos, { title }, headers));
-  }
-
-  /** With `ifMatch`, a version: the service refuses (412) if the item has changed since. */
-  async update(todo: Todo, ifMatch?: string): Promise<VersionedTodo> {
-    const body = { title: todo.title, completed: todo.completed };
-    return readTodo(await send('PUT', this.#itemPath(todo.id), body, conditionOf(ifMatch)));
-  }
-
-  async remove(id: string, ifMatch?: string): Promise<void> {
-    await discardBody(await send('DELETE', this.#itemPath(id), undefined, conditionOf(ifMatch)));
+  /**
+   * A create carries its key as `Idempotency-Key`, so that a retry creates nothing more; with
+   * `ifMatch`, a version, the service refuses (412) a change or a delete if the item has changed.
+   */
+  async sendEdit(edit: Edit, ifMatch?: string): Promise<VersionedTodo | void> {
+    if (edit.kind === 'create') {
+      const key = { 'idempotency-key': `"${edit.key}"` };
+      return readTodo(await send('POST', this.paths.todos, { title: edit.title }, key));
+    }
+    const path = this.#itemPath(edit.id);
+    const condition = ifMatch === undefined ? undefined : { 'if-match': `"${ifMatch}"` };
+    if (edit.kind === 'delete') {
+      return discardBody(await send('DELETE', path, undefined, condition));
+    }
+    const body = { title: edit.title, completed: edit.completed };
+    return readTodo(await send('PUT', path, body, condition));
   }
 
   #itemPath(id: string): string {
@@ -81,14 +84,6 @@ export class ListApi {
 
   async read(id: string): Promise<VersionedList> {
     return readList(await send('GET', listPathOf(id)));
-  }
-
-  /** Whether the list is there: false once deleted; rejects when the service cannot say. */
-  async exists(id: string): Promise<boolean> {
-    return this.read(id).then(
-      () => true,
-      (error: unknown) => (isNotFound(error) ? false : Promise.reject(error)),
-    );
   }
 
   /** Sets the title, whatever it was: a rename, as an edit of an item, is the last word. */
@@ -131,10 +126,6 @@ async function discardBody(response: Response): Promise<void> {
 /** The version an ETag names: the id of an event in the list's sequence. */
 function versionOf(response: Response): string {
   return (response.headers.get('etag') ?? '').replace(/^(W\/)?"(.*)"$/, '$2');
-}
-
-function conditionOf(version: string | undefined): Record<string, string> {
-  return version === undefined ? {} : { 'if-match': `"${version}"` };
 }
 
 async function readTodo(response: Response): Promise<VersionedTodo> {

@@ -6,27 +6,23 @@ import type { ConnectionState } from './event-stream.ts';
 import { ItemListView } from './item-list-view.ts';
 import { TodoModel, type Edit } from './model.ts';
 import { EditQueue } from './offline-queue.ts';
-import { LastSeen } from './page-database.ts';
+import { lastSeen } from './page-database.ts';
 import type { StatusView, StreamInfo } from './status-view.ts';
 
-/**
- * The items and the controls that change them. An edit is a request while the service can be
- * reached; else it is kept on this device, with the list as last seen, and sent later.
- */
+/** The items and the controls that change them, online or offline (docs/page.md, Offline). */
 export class TodoController {
   readonly #newTodo = find<HTMLInputElement>(document, '.new-todo');
   readonly #items = new ItemListView();
   readonly #stream: StreamInfo = { state: 'connecting', snapshots: 0, changes: 0 };
   readonly #model = new TodoModel(() => this.#queue.edits);
   readonly #queue: EditQueue;
-  readonly #lastSeen: LastSeen;
   readonly #sync: EditSync;
   /** A view-only page, or one not yet known not to be, makes no edit: the service would refuse. */
   #editable = false;
 
   /** `list`: `''` for the default; `leads`: whether this tab sends the queue; `notFound`: a 404. */
   constructor(
-    list: string,
+    private readonly list: string,
     private readonly api: TodoApi,
     private readonly status: StatusView,
     leads: () => boolean,
@@ -39,7 +35,6 @@ export class TodoController {
       },
       notApplied: (notice) => status.showNotice(notice),
     });
-    this.#lastSeen = new LastSeen(list);
     this.#sync = new EditSync(this.#queue, api, () => leads() && this.#open);
   }
 
@@ -72,7 +67,7 @@ export class TodoController {
     addEventListener('hashchange', () => this.#render());
     this.#render();
     this.status.showConnection(this.#stream);
-    void this.#lastSeen.read().then((seen) => {
+    void lastSeen.read(this.list).then((seen) => {
       // Shown unless the feed has given a newer list.
       if (seen === undefined || model.version !== undefined) return;
       model.apply({ type: 'snapshot', id: seen.version, todos: seen.todos });
@@ -83,47 +78,43 @@ export class TodoController {
 
   /** Whether the page may change the list: told once the page knows which link opened it. */
   allowEdits(editable: boolean): void {
-    this.#editable = editable;
-    if (this.#stream.state === 'gone') return;
     // The field's autofocus found it hidden: it takes the focus if nothing else has it.
     const focus = editable && this.#newTodo.hidden && document.activeElement === document.body;
-    this.#newTodo.hidden = this.#newTodo.disabled = !editable;
-    if (focus) this.#newTodo.focus();
+    this.#editable = editable;
     this.#render();
+    if (focus && !this.#newTodo.hidden) this.#newTodo.focus();
   }
 
   receive(event: IdentifiedEvent): void {
     this.#stream[event.type === 'snapshot' ? 'snapshots' : 'changes'] += 1;
     this.#stream.lastEventId = event.id;
     this.#model.apply(event);
-    this.#lastSeen.write({ todos: this.#model.all(), version: event.id });
+    lastSeen.write(this.list, { todos: this.#model.all(), version: event.id });
     this.#settle();
     this.status.showConnection(this.#stream);
   }
 
   connection(state: ConnectionState): void {
     if (state === 'open' && !this.#open) this.status.clearProblem(true);
-    if (state === 'gone') {
-      // The page says why instead; a request that failed because of it is no news.
-      this.status.clearProblem();
-      this.#items.hide();
-      this.#newTodo.hidden = this.#newTodo.disabled = true;
-    }
+    // Gone, the page says why instead; a request that failed because of it is no news.
+    if (state === 'gone') this.status.clearProblem();
     this.#stream.state = state;
     this.status.showConnection(this.#stream);
+    this.#render();
     if (state === 'open') void this.#sync.run();
   }
 
-  /** Forgets the edits that landed and that the list shown has caught up with, and renders. */
   #settle(): void {
     this.#queue.settle((edit) => this.#model.isShown(edit)).catch(() => {});
     this.#render();
   }
 
+  /** Once the list is gone, shows no item and no control to make one. */
   #render(): void {
+    const gone = this.#stream.state === 'gone';
     this.status.showPending(this.#queue.kept);
-    if (this.#stream.state === 'gone') return;
-    this.#items.render(this.#model.shown(), this.#editable);
+    this.#newTodo.hidden = this.#newTodo.disabled = gone || !this.#editable;
+    this.#items.render(gone ? [] : this.#model.shown(), this.#editable && !gone);
   }
 
   /** Sends `edit` now if the service is reachable and nothing waits before it; else queues it. */
@@ -131,7 +122,7 @@ export class TodoController {
     if (edit === undefined || !this.#editable) return;
     this.status.showNotice(undefined);
     if (!this.#open || this.#queue.waiting > 0) return this.#keep(edit);
-    this.#sendNow(edit).then(
+    this.api.sendEdit(edit).then(
       () => this.status.clearProblem(),
       (error: unknown) => {
         if (this.#stream.state === 'gone') return;
@@ -143,12 +134,6 @@ export class TodoController {
         if (isNotFound(error)) this.notFound();
       },
     );
-  }
-
-  #sendNow(edit: Edit): Promise<unknown> {
-    if (edit.kind === 'create') return this.api.create(edit.title, edit.key);
-    if (edit.kind === 'delete') return this.api.remove(edit.id);
-    return this.api.update(edit);
   }
 
   #keep(edit: Edit): void {

@@ -5,7 +5,6 @@ export function find<T extends Element>(root: ParentNode, selector: string): T {
   return found;
 }
 
-/** A new element with `properties` (its class, type, text) set. */
 export function element<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   properties: Partial<HTMLElementTagNameMap[K]> = {},

@@ -20,7 +20,6 @@ export class EditSync {
     private readonly maySend: () => boolean,
   ) {}
 
-  /** Sends what waits, if this tab may and is not sending already. */
   async run(): Promise<void> {
     if (this.#running) this.#again = true;
     if (this.#running || !this.maySend()) return;
@@ -46,20 +45,15 @@ export class EditSync {
     this.#timer = setTimeout(() => void this.run(), delay);
   }
 
-  /** Sends one edit: a create with its key, a change or a delete on the version it was made on. */
   async #send(edit: StoredEdit): Promise<boolean> {
     try {
-      if (edit.kind === 'create') {
-        const { todo, version } = await this.api.create(edit.title, edit.key);
-        return this.#landed(edit, todo.id, version);
+      let ifMatch: string | undefined;
+      if (edit.kind !== 'create') {
+        ifMatch = await this.#versionMadeOn(edit);
+        if (ifMatch === undefined) return this.#notApplied(edit, CHANGED_ELSEWHERE);
       }
-      const ifMatch = await this.#versionMadeOn(edit);
-      if (ifMatch === undefined) return this.#notApplied(edit, CHANGED_ELSEWHERE);
-      if (edit.kind === 'update') {
-        return this.#landed(edit, edit.id, (await this.api.update(edit, ifMatch)).version);
-      }
-      await this.api.remove(edit.id, ifMatch);
-      return this.#landed(edit, edit.id, '');
+      const sent = await this.api.sendEdit(edit, ifMatch);
+      return this.#landed(edit, sent?.todo.id ?? edit.id, sent?.version ?? '');
     } catch (error) {
       return this.#failed(edit, error);
     }

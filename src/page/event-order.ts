@@ -7,11 +7,14 @@ export function compareVersions(a: string, b: string): number | undefined {
   return first.sequence - second.sequence;
 }
 
+/** Whether `version` comes after `held`: one of another run, or not placed, is the newest word. */
+export function isLater(version: string, held: string | undefined): boolean {
+  return held === undefined || (version !== held && (compareVersions(version, held) ?? 1) > 0);
+}
+
 /**
- * Lets every event through once, in order, however it came: from this tab's stream, relayed
- * (twice, around a handover), or as a list read (older or newer than the events around it). A
- * snapshot of another run (after a restart) is applied; changes before any list wait for one.
- * Ids it cannot place go through: showing a change twice is better than losing it.
+ * Lets every event through once, in order, whether streamed, relayed or read. Ids it cannot
+ * place go through: showing a change twice is better than losing it.
  */
 export class EventOrder {
   #lastId: string | undefined;

@@ -1,6 +1,7 @@
 import { LAST_EVENT_ID_PARAM, LIVE_EVENT_TYPES, RECONNECT_DELAY_MS } from '../model/events.ts';
 import { readLiveEvent, type IdentifiedEvent } from '../model/events.ts';
 import type { ListPaths } from '../model/resources.ts';
+import { isNotFound } from './api-client.ts';
 
 const MAX_RECONNECT_DELAY_MS = 30_000;
 
@@ -15,14 +16,13 @@ export interface LiveFeedListener {
 
 export interface FeedList {
   readonly paths: ListPaths;
-  /** Whether the list is there (see `ListApi.exists`); absent for the default list. */
-  readonly exists?: () => Promise<boolean>;
+  /** Reads a named list (`ListApi.read`): a 404 says it is gone. Absent for the default list. */
+  readonly read?: () => Promise<unknown>;
 }
 
 /**
- * One `EventSource` on the list. A dropped one reconnects by itself with `Last-Event-ID`, so the
- * server replays what was missed; a refused one (an HTTP error) gives up, so a new one is opened
- * later with the last id in the query. A deleted list's stream ends with `list-deleted`.
+ * One `EventSource` on the list. A dropped one reconnects by itself, with `Last-Event-ID`; one
+ * refused (an HTTP error) gives up, so this opens another later.
  */
 export class EventStream {
   #source: EventSource | undefined;
@@ -50,8 +50,7 @@ export class EventStream {
   }
 
   #connect(): void {
-    // On its own retries EventSource sends the newer Last-Event-ID header, which the server
-    // prefers to this query.
+    // On its own retries EventSource sends Last-Event-ID, which the server prefers to this.
     const lastId = this.lastId();
     const query =
       lastId === undefined ? '' : `?${LAST_EVENT_ID_PARAM}=${encodeURIComponent(lastId)}`;
@@ -78,9 +77,9 @@ export class EventStream {
 
   /** EventSource tells a refusal only as an error: whether the list is gone, the list says. */
   async #refused(source: EventSource): Promise<void> {
-    const exists = await this.list.exists?.().catch(() => true);
+    const gone = await this.list.read?.().then(() => false, isNotFound);
     if (this.#source !== source) return;
-    if (exists === false) return this.listener.state('gone');
+    if (gone) return this.listener.state('gone');
     this.listener.state('reconnecting');
     const delay = Math.min(RECONNECT_DELAY_MS * 2 ** this.#failures, MAX_RECONNECT_DELAY_MS);
     this.#failures += 1;

@@ -16,10 +16,7 @@ interface ViewHandlers {
   clearCompleted(): void;
 }
 
-/**
- * The items of `.todo-list`, updated in place so that an event does not disturb an edit, and the
- * controls around them: Toggle all, the count, the filters, Clear completed.
- */
+/** The items, updated in place so that an event does not disturb an edit, and their controls. */
 export class ItemListView {
   readonly #list = find<HTMLUListElement>(document, '.todo-list');
   readonly #main = find<HTMLElement>(document, '.main');
@@ -45,9 +42,14 @@ export class ItemListView {
       if (target.matches('.destroy')) handlers.remove(id);
     });
     this.#list.addEventListener('dblclick', (event) => {
-      const target = event.target as HTMLElement;
-      if (!this.#editable || !target.matches('.view label')) return;
-      this.#startEditing(target.closest('li')!);
+      const label = event.target as HTMLElement;
+      const item = label.closest('li:not(.editing)');
+      if (!this.#editable || !label.matches('.view label') || item === null) return;
+      const edit = element('input', { className: 'edit', value: label.textContent ?? '' });
+      edit.setAttribute('aria-label', 'Edit the to-do');
+      item.classList.add('editing');
+      item.append(edit);
+      edit.focus();
     });
     this.#list.addEventListener('keydown', (event) => {
       const target = event.target as HTMLElement;
@@ -64,7 +66,6 @@ export class ItemListView {
     });
   }
 
-  /** Shows those of `todos` that the URL's filter lets through, and the controls around them. */
   render(todos: readonly ShownTodo[], editable: boolean): void {
     const hash = Object.hasOwn(FILTERS, location.hash) ? location.hash : '#/';
     this.#renderItems(todos.filter(FILTERS[hash] ?? (() => true)), editable);
@@ -83,12 +84,6 @@ export class ItemListView {
       else link.removeAttribute('aria-current');
     }
     this.#clearCompleted.hidden = !editable || completed === 0;
-  }
-
-  /** The list is gone: hides the items, ending any edit unsaved, and the controls. */
-  hide(): void {
-    this.#renderItems([], false);
-    this.#main.hidden = this.#footer.hidden = true;
   }
 
   #renderItems(todos: readonly ShownTodo[], editable: boolean): void {
@@ -141,18 +136,6 @@ export class ItemListView {
     }
     const label = find(item, '.view label');
     if (label.textContent !== todo.title) label.textContent = todo.title;
-  }
-
-  #startEditing(item: HTMLLIElement): void {
-    if (item.classList.contains('editing')) return;
-    const edit = element('input', {
-      className: 'edit',
-      value: find(item, '.view label').textContent ?? '',
-    });
-    edit.setAttribute('aria-label', 'Edit the to-do');
-    item.classList.add('editing');
-    item.append(edit);
-    edit.focus();
   }
 
   /** Leaves editing; with handlers, saves. Removing the field may blur it: that does nothing. */

@@ -2,19 +2,15 @@ import type { IdentifiedEvent } from '../model/events.ts';
 import { listPageOf } from '../model/resources.ts';
 import { isNotFound, type ListApi } from './api-client.ts';
 import { find } from './dom.ts';
+import { isLater } from './event-order.ts';
 import type { ConnectionState } from './event-stream.ts';
-import { ListTitle } from './list-title.ts';
 import { viewIds } from './page-database.ts';
 import type { StatusView } from './status-view.ts';
 
 const PAGE_TITLE = 'todos';
 
-/**
- * The list itself, beside its items: a named list's title, New list, the links to copy, Delete
- * list; whether this page may change the list at all, and whether the list is gone.
- */
+/** The list itself: its title, New list, the links, Delete list, whether it may be changed. */
 export class ListController {
-  readonly #title = new ListTitle();
   readonly #titleField = find<HTMLInputElement>(document, '.list-title');
   readonly #newList = find<HTMLButtonElement>(document, '.new-list');
   readonly #copyLink = find<HTMLButtonElement>(document, '.copy-link');
@@ -23,6 +19,9 @@ export class ListController {
   readonly #deleteList = find<HTMLButtonElement>(document, '.delete-list');
   readonly #goneNotice = find<HTMLElement>(document, '.list-gone');
   #gone = false;
+  /** A named list's title, and the version it was set at: a read's ETag, an event's id. */
+  #title: string | undefined;
+  #titleVersion: string | undefined;
   /** The named list's view id, once known: the page's own id if it is a view-only page. */
   #viewId: string | undefined;
 
@@ -57,7 +56,7 @@ export class ListController {
     this.#deleteList.addEventListener('click', () => this.#delete());
     this.#titleField.addEventListener('keydown', (event) => {
       if (event.isComposing) return;
-      if (event.key === 'Escape') this.#titleField.value = this.#title.title ?? '';
+      if (event.key === 'Escape') this.#titleField.value = this.#title ?? '';
       // Leaving the field saves it, as for an item.
       if (event.key === 'Enter' || event.key === 'Escape') this.#titleField.blur();
     });
@@ -78,7 +77,6 @@ export class ListController {
     else if (event.type === 'list-renamed') this.#showTitle(event.list.title, event.id);
   }
 
-  /** Gone, the list says so, and leaves only New list. */
   connection(state: ConnectionState): void {
     if (state !== 'gone') return;
     this.#gone = true;
@@ -102,10 +100,7 @@ export class ListController {
     );
   }
 
-  /**
-   * Through a view id the list answers that id as its own: the page is view-only, says so, and
-   * its own link is the view-only one. By its edit id, it can be renamed, deleted and shared.
-   */
+  /** Opened by its view id, the list answers that id as its own: the page is view-only. */
   #learnViewId(viewId: string): void {
     if (this.listId === undefined || viewId === this.#viewId) return;
     this.#viewId = viewId;
@@ -117,13 +112,17 @@ export class ListController {
     this.allowEdits(editable);
   }
 
+  /** Told the title by a read, an event or a rename's answer, in any order: the later wins. */
   #showTitle(title: string, version: string): void {
-    if (this.#title.accept(title, version) && !this.#gone) this.#showTitleField();
+    if (!isLater(version, this.#titleVersion)) return;
+    this.#title = title;
+    this.#titleVersion = version;
+    if (!this.#gone) this.#showTitleField();
   }
 
   /** Shows the list's title, except in a field being edited: the edit is not disturbed. */
   #showTitleField(): void {
-    const title = this.#title.title ?? '';
+    const title = this.#title ?? '';
     this.#titleField.hidden = false;
     if (document.activeElement !== this.#titleField) this.#titleField.value = title;
     document.title = title === '' ? PAGE_TITLE : `${title} · ${PAGE_TITLE}`;
@@ -141,8 +140,7 @@ export class ListController {
   }
 
   #rename(title: string): void {
-    const current = this.#title.title;
-    const unchanged = current === undefined || title === current;
+    const unchanged = this.#title === undefined || title === this.#title;
     if (this.listId === undefined || !this.#editable || this.#gone || unchanged) return;
     this.api.rename(this.listId, title).then(
       (saved) => {

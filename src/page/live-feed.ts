@@ -13,19 +13,11 @@ type TabMessage =
   | { readonly kind: 'state'; readonly state: ConnectionState }
   | { readonly kind: 'hello' };
 
-/**
- * The list's events for this tab. Over HTTP/1.1, six tabs with a stream each would block a
- * seventh: so where the browser can elect a holder, the tabs of a list share one stream. The tab
- * holding the Web Lock holds it, and relays events and states over a BroadcastChannel; the next
- * holder resumes after the last event it applied. A tab that joins reads the list at once. Any
- * tab that learns the list is gone tells the rest. Without Web Locks (they exist only in secure
- * contexts: https:, or http: on localhost), each tab holds a stream of its own.
- */
+/** The list's events for this tab (docs/page.md, One stream for all tabs). */
 export class LiveFeed {
   readonly #order = new EventOrder((event) => this.listener.event(event));
   readonly #stream: EventStream;
   readonly #name: string;
-  readonly #locks: LockManager | undefined;
   readonly #channel: BroadcastChannel | undefined;
   /** The shared stream's state, as this tab last saw or heard it. */
   #state: ConnectionState = 'connecting';
@@ -51,7 +43,6 @@ export class LiveFeed {
       state: (state: ConnectionState) => this.#tell(state),
     };
     this.#stream = new EventStream(relay, list, () => this.#order.lastId);
-    this.#locks = shared ? navigator.locks : undefined;
   }
 
   /** Whether this tab holds the list's stream: the one tab that sends the list's queued edits. */
@@ -77,11 +68,10 @@ export class LiveFeed {
     this.#tell('gone');
   }
 
-  /** Takes the lock if it is free; else says hello, reads the list, and queues for the lock. */
   #join(): void {
     if (this.#state === 'gone' || this.leads || this.#waiting !== undefined) return;
-    if (this.#locks === undefined) return void this.#lead();
-    this.#locks
+    if (this.#channel === undefined) return void this.#lead();
+    navigator.locks
       .request(this.#name, { ifAvailable: true }, (lock) => {
         if (lock !== null) return this.#lead();
         this.#channel?.postMessage({ kind: 'hello' } satisfies TabMessage);
@@ -95,8 +85,8 @@ export class LiveFeed {
   #queue(): void {
     if (this.#waiting !== undefined) return;
     const waiting = (this.#waiting = new AbortController());
-    this.#locks
-      ?.request(this.#name, { signal: waiting.signal }, () => {
+    navigator.locks
+      .request(this.#name, { signal: waiting.signal }, () => {
         this.#waiting = undefined;
         return this.#lead();
       })

@@ -34,22 +34,16 @@ const feed = new LiveFeed(
     },
   },
   todoApi,
-  { paths, ...(listId !== undefined && { exists: () => listApi.exists(listId) }) },
+  { paths, ...(listId !== undefined && { read: () => listApi.read(listId) }) },
 );
 todos.start();
 lists.start();
 feed.start();
-keepPageFiles();
-
-/** Registers the service worker, and names it the files loaded before it took control. */
-function keepPageFiles(): void {
-  const workers = navigator.serviceWorker;
-  if (workers === undefined) return;
-  // A failed registration (storage off, say) leaves the page working online: no news.
-  workers.register('/service-worker.js', { type: 'module' }).catch(() => {});
-  void workers.ready.then((registration) => {
-    // The worker keeps only the page's own files: none of another origin, nor the API's.
-    const loaded = performance.getEntriesByType('resource').map((entry) => entry.name);
-    registration.active?.postMessage({ keep: [location.href, ...loaded] });
-  });
-}
+// No service worker outside a secure context; a failed registration (storage off, say) leaves
+// the page working online: no news.
+navigator.serviceWorker?.register('/service-worker.js', { type: 'module' }).catch(() => {});
+// Named the files loaded before it took control, the worker keeps those of the page's own.
+void navigator.serviceWorker?.ready.then((registration) => {
+  const loaded = performance.getEntriesByType('resource').map((entry) => entry.name);
+  registration.active?.postMessage({ keep: [location.href, ...loaded] });
+});

@@ -2,10 +2,7 @@ import type { IdentifiedEvent } from '../model/events.ts';
 import type { Todo } from '../model/resources.ts';
 import { compareVersions } from './event-order.ts';
 
-/**
- * The version an edit was made on: the item's own when known (from the event that last changed
- * it, or the answer to an earlier edit), and the list's, which no item shown was later than.
- */
+/** The version an edit was made on: the item's, if known, and the list's, no item being later. */
 interface EditBase {
   readonly item?: string;
   readonly list?: string;
@@ -45,7 +42,6 @@ export class TodoModel {
   /** `waiting` gives the edits not sent, and those landed that the list may not show yet. */
   constructor(private readonly waiting: () => readonly Edit[]) {}
 
-  /** The list's version: the id of the last event applied. */
   get version(): string | undefined {
     return this.#version;
   }

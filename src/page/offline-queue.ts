@@ -4,7 +4,6 @@ import type { Edit } from './model.ts';
 /** An edit as stored: `seq` orders the edits of all tabs, `list` says whose they are. */
 export type StoredEdit = Edit & { readonly seq: number; readonly list: string };
 
-/** What the tabs of a list tell each other about its queue. */
 type QueueMessage =
   { readonly kind: 'changed' } | { readonly kind: 'not-applied'; readonly notice: string };
 
@@ -46,7 +45,6 @@ export class EditQueue {
     return this.#unwritten.length + this.kept;
   }
 
-  /** The first edit to send; undefined when none is written. */
   get next(): StoredEdit | undefined {
     return this.#edits.find((edit) => edit.landed === undefined);
   }

@@ -45,30 +45,24 @@ export async function transaction<T>(
 }
 
 /** A list as this browser last saw it, with the version it was at (its last event's id). */
-export type SeenList = { readonly todos: readonly Todo[]; readonly version: string };
+type SeenList = { readonly todos: readonly Todo[]; readonly version: string };
 
-/** The list (`''`: the default one) as last seen, for a page opened without a connection. */
-export class LastSeen {
-  constructor(private readonly list: string) {}
-
-  read(): Promise<SeenList | undefined> {
-    const get = (store: IDBObjectStore): IDBRequest<SeenList | undefined> => store.get(this.list);
+/** Each list (`''`: the default one) as last seen, for a page opened without a connection. */
+export const lastSeen = {
+  read(list: string): Promise<SeenList | undefined> {
+    const get = (store: IDBObjectStore): IDBRequest<SeenList | undefined> => store.get(list);
     // Without storage (a private window may refuse it) there is nothing to show.
     return transaction(LAST_SEEN, 'readonly', get).catch(() => undefined);
-  }
-
-  write({ todos, version }: SeenList): void {
-    const record = { list: this.list, todos, version };
+  },
+  write(list: string, { todos, version }: SeenList): void {
+    const record = { list, todos, version };
     transaction(LAST_SEEN, 'readwrite', (store) => store.put(record)).catch(() => {});
-  }
-}
+  },
+};
 
 const VIEW_ID_KEY = 'todo-view-id ';
 
-/**
- * Each named list's view id, once read, kept apart from IndexedDB because it is read at once
- * as the page starts: a page opened again, offline too, knows at once whether it may edit.
- */
+/** Each named list's view id, in `localStorage` to be read at once: may a page opened edit? */
 export const viewIds = {
   read(list: string): string | undefined {
     try {

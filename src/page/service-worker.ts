@@ -1,7 +1,4 @@
-/**
- * Serves the page's own files when the service cannot be reached. Network first, so that a new
- * version shows at once, never mixed with the old. `/api/` is never touched.
- */
+/** Serves the page's own files when the service cannot be reached (docs/page.md, Offline). */
 
 // The page is compiled with the DOM's types: these are the service worker's this file uses.
 type ExtendableEvent = Event & { waitUntil(promise: Promise<unknown>): void };

@@ -33,10 +33,7 @@ export class StatusView {
     this.#connection.dataset.lastEventId = info.lastEventId ?? '';
   }
 
-  /**
-   * Says why the last request failed, whichever control sent it: a refusal (a title too long,
-   * say) until the next request, a failure to reach the service until the stream is open again.
-   */
+  /** Says why a request failed: a refusal until the next request, else until the stream opens. */
   showProblem(error: unknown): void {
     const known = error instanceof ApiError;
     this.#problem.textContent = known ? error.message : 'Something went wrong. Try again.';
