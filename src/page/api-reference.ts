@@ -1,5 +1,7 @@
 /** Swagger UI's bundle, loaded by docs.html before this module, defines this global. */
-declare const SwaggerUIBundle: (options: object) => unknown;
+declare const SwaggerUIBundle: (
+  options: { validatorUrl: null } & Record<string, unknown>,
+) => unknown;
 
 SwaggerUIBundle({
   url: '/api/openapi.json',

@@ -28,7 +28,7 @@ export class EditSync {
     this.#again = false;
     try {
       for (let edit = this.queue.next; edit && this.maySend(); edit = this.queue.next) {
-        // Not sent: not reached, failed, or still being handled as the same create.
+        // Not done with: not reached, failed, or still being handled as the same create.
         if (!(await this.#send(edit).catch(() => false))) return this.#retryLater();
         this.#failures = 0;
       }
@@ -45,6 +45,7 @@ export class EditSync {
     this.#timer = setTimeout(() => void this.run(), delay);
   }
 
+  /** True once the edit is done with (landed, or dropped as not applied); false: try later. */
   async #send(edit: StoredEdit): Promise<boolean> {
     try {
       let ifMatch: string | undefined;

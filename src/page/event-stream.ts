@@ -8,7 +8,7 @@ const MAX_RECONNECT_DELAY_MS = 30_000;
 /** The state of the list's stream; `gone`: the list was deleted or never existed, for good. */
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'gone';
 
-/** Hears the events and states of the stream; told `gone`, it closes the stream. */
+/** Hears the events and states of the stream. */
 export interface LiveFeedListener {
   event(event: IdentifiedEvent): void;
   state(state: ConnectionState): void;
@@ -29,7 +29,10 @@ export class EventStream {
   #failures = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  /** `lastId` is the id of the last event applied, which the stream resumes after. */
+  /**
+   * `lastId` is the id of the last event applied, which the stream resumes after; `listener`,
+   * told `gone`, closes this stream at once.
+   */
   constructor(
     private readonly listener: LiveFeedListener,
     private readonly list: FeedList,

@@ -71,7 +71,8 @@ export class ItemListView {
     this.#renderItems(todos.filter(FILTERS[hash] ?? (() => true)), editable);
     const completed = todos.filter((todo) => todo.completed).length;
     const active = todos.length - completed;
-    this.#main.hidden = this.#footer.hidden = todos.length === 0;
+    this.#main.hidden = todos.length === 0;
+    this.#footer.hidden = todos.length === 0;
     this.#toggleAll.checked = todos.length > 0 && completed === todos.length;
     for (const part of [this.#toggleAll, this.#toggleAllLabel]) part.hidden = !editable;
     this.#toggleAll.disabled = !editable;

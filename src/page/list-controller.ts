@@ -107,7 +107,8 @@ export class ListController {
     viewIds.write(this.listId, viewId);
     const editable = this.#editable;
     this.#titleField.readOnly = !editable;
-    this.#deleteList.hidden = this.#copyViewLink.hidden = !editable;
+    this.#deleteList.hidden = !editable;
+    this.#copyViewLink.hidden = !editable;
     this.#viewOnly.hidden = editable;
     this.allowEdits(editable);
   }

@@ -22,7 +22,7 @@ export class LiveFeed {
   /** The shared stream's state, as this tab last saw or heard it. */
   #state: ConnectionState = 'connecting';
   #retry: ReturnType<typeof setTimeout> | undefined;
-  /** Lets go of the Web Lock that makes this tab the holder; set while it holds it. */
+  /** Makes this tab the holder no more: lets go of the Web Lock, or with none, of the mark. */
   #release: (() => void) | undefined;
   #waiting: AbortController | undefined;
 
@@ -70,6 +70,7 @@ export class LiveFeed {
 
   #join(): void {
     if (this.#state === 'gone' || this.leads || this.#waiting !== undefined) return;
+    // Without Web Locks each tab leads its own stream; #release only marks that it does.
     if (this.#channel === undefined) return void this.#lead();
     navigator.locks
       .request(this.#name, { ifAvailable: true }, (lock) => {
@@ -94,7 +95,7 @@ export class LiveFeed {
       .catch(() => {});
   }
 
-  /** Holds the lock, and opens the stream, until #leave() settles the promise. */
+  /** Holds the lock (or the mark), and opens the stream, until #leave() settles the promise. */
   #lead(): Promise<void> {
     return new Promise((resolve) => {
       this.#release = resolve;

@@ -107,7 +107,7 @@ export class EditQueue {
   }
 
   async #reload(): Promise<void> {
-    // An index gives its records in the order of their keys: here, as made.
+    // One list's records share the index key, so come in primary-key order: by seq, as made.
     this.#edits = await transaction(EDITS, 'readonly', (store) => this.#read(store));
     this.listener.changed();
   }

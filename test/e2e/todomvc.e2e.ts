@@ -66,6 +66,14 @@ describe('the page, by the TodoMVC app specification', () => {
     await eventually(() => todos.completedStates()).toEqual([false, false]);
   });
 
+  it('marks an item completed with Space on its focused checkbox', async () => {
+    const todos = await e2e().openTodos();
+    await todos.add('Water plants');
+    await todos.item('Water plants').locator('.toggle').press('Space');
+    await eventually(() => todos.completedStates()).toEqual([true]);
+    expect((await serverList()).map((todo) => todo.completed)).toEqual([true]);
+  });
+
   it('deletes an item with its destroy button', async () => {
     const todos = await e2e().openTodos();
     await todos.add('Keep', 'Drop');
