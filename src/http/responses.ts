@@ -132,24 +132,3 @@ export class Responses {
     return headers;
   }
 }
-
-/** The refusals that depend on what a list holds: no such item, a stale If-Match, no room. */
-const REFUSALS_ON_CONTENT = new Set([404, 412, 507]);
-
-/**
- * Answers a change checked on a list with its pending changes: a refusal so judged is answered
- * only once they are `settled` (failing if one fails), never before their own answers.
- */
-export async function judgedWithPending(
-  pending: { settled(): Promise<unknown> },
-  answer: () => Promise<Response>,
-): Promise<Response> {
-  try {
-    return await answer();
-  } catch (error) {
-    if (error instanceof HttpProblem && REFUSALS_ON_CONTENT.has(error.status)) {
-      await pending.settled();
-    }
-    throw error;
-  }
-}
