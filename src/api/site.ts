@@ -6,10 +6,8 @@ import type { Routes } from '../http/router.ts';
 import { LIST_PAGE } from '../model/resources.ts';
 import { lengthError } from './fields.ts';
 
-/**
- * The files of `public/`, as the host can read them: `path` is relative, `/`-separated, and
- * has passed `assetPathOf`; a host still keeps every read inside its folder.
- */
+// The files of `public/`: `path` is relative, `/`-separated, and has passed `assetPathOf`; a
+// host still keeps every read inside its folder.
 export interface AssetSource {
   read(path: string): Promise<Uint8Array | undefined>;
 }
@@ -67,10 +65,8 @@ export function addSiteRoutes(router: Routes, { config, assets, isDraining }: Si
   }
 }
 
-/**
- * The OpenAPI document `template` with each `${group.key}` in it replaced by that setting of
- * `config`: a placeholder that is a whole JSON string becomes the number itself.
- */
+// The OpenAPI document `template`, each `${group.key}` in it that setting of `config`: a
+// placeholder that is a whole JSON string becomes the number itself.
 export function withSettings(template: string, config: AppConfig): string {
   const settings = config as unknown as Record<string, Record<string, unknown> | undefined>;
   const valueOf = (_match: string, group: string, key: string) => {
@@ -110,7 +106,6 @@ const HTML_HEADERS = {
 
 const PAGES = {
   [LIST_PAGE]: 'index.html',
-  // At the root, so that the page's service worker may control every page of the origin.
   '/service-worker.js': 'build/page/service-worker.js',
 };
 
