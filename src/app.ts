@@ -21,7 +21,6 @@ interface Host extends StreamHost {
   readonly assets?: AssetSource;
   readonly reportError: ErrorReporter;
   readonly Response: typeof Response;
-  /** Whether a declared body comes at exactly its length, as from an HTTP/1.1 parser. */
   readonly contentLengthIsExact: boolean;
   /** The address the per-client limits count; where it gives none, the request is not counted. */
   readonly clientAddressOf: (request: Request) => string | undefined;
@@ -38,7 +37,6 @@ export interface AppOptions {
   readonly host?: Partial<Host>;
   /** How view ids are derived; by default under a key of this process's, lost with it. */
   readonly viewIds?: ViewIds;
-  /** Only the routes of lists and their items, as a Durable Object that holds a list serves. */
   readonly listRoutesOnly?: boolean;
 }
 

@@ -141,8 +141,6 @@ export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
       .delete(one, change(deleteTodo))
       .options(one, preflight('PUT, DELETE, OPTIONS'))
       .all(one, methodNotAllowed('GET, HEAD, PUT, DELETE, OPTIONS'))
-      // HEAD is refused: a stream has no end to measure. A cross-origin client that sends
-      // `Last-Event-ID` itself (not EventSource, which may) needs a preflight that allows it.
       .get(stream, openStream(reach))
       .options(stream, preflight('GET, OPTIONS', 'Last-Event-ID'))
       .all(stream, methodNotAllowed('GET, OPTIONS'));

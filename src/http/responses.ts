@@ -21,7 +21,6 @@ export function preflight(allowMethods: string, allowHeaders = 'Content-Type') {
   return (_request: unknown, responses: Responses): Response => responses.apiEmpty(204, headers);
 }
 
-/** Responses under `/api/` carry CORS headers, errors included. */
 export function isApiPath(pathname: string): boolean {
   return pathname === '/api' || pathname.startsWith('/api/');
 }
@@ -46,7 +45,6 @@ export class Responses {
     });
   }
 
-  /** A body-less answer under `/api/` (204, 304). */
   apiEmpty(status: number, extra?: HeaderRecord): Response {
     return new this.ResponseImpl(null, { status, headers: this.#api(undefined, extra) });
   }
