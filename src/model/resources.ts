@@ -16,7 +16,7 @@ export interface ListInfo {
   readonly title: string;
 }
 
-/** A named list as `GET /api/lists/{id}` gives it; through a view id, `id` is the view id too. */
+/** A list as `GET /api/lists/{id}` gives it; through a view id, `id` is that, never the edit id. */
 export interface ListResource extends ListInfo {
   readonly viewId: string;
 }
