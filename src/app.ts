@@ -19,15 +19,11 @@ import { localLists } from './lists/local-lists.ts';
 interface Host extends StreamHost {
   /** The files of `public/`; without them every page path is 404. */
   readonly assets?: AssetSource;
-  /** Where unexpected exceptions go; the client only ever sees a generic 500. */
   readonly reportError: ErrorReporter;
-  /** The class of every answer: on Node, the adapter's own, which it writes straight out. */
   readonly Response: typeof Response;
-  /** Whether a declared body comes at exactly its length, as from an HTTP/1.1 parser. */
   readonly contentLengthIsExact: boolean;
   /** The address the per-client limits count; where it gives none, the request is not counted. */
   readonly clientAddressOf: (request: Request) => string | undefined;
-  /** Counts list creations per client; by default in this process, by `limits.listsPerMinute`. */
   readonly listCreations?: RateLimiter;
 }
 
@@ -36,13 +32,11 @@ export const DEFAULT_MAX_LISTS = 10000;
 
 export interface AppOptions {
   readonly config?: AppConfig;
-  /** The lists the handler serves; by default all of them in this process's memory. */
   readonly lists?: OpenListDirectory;
   /** What the server offers; a part left out takes the web-standard way. */
   readonly host?: Partial<Host>;
   /** How view ids are derived; by default under a key of this process's, lost with it. */
   readonly viewIds?: ViewIds;
-  /** Only the routes of lists and their items, as a Durable Object that holds a list serves. */
   readonly listRoutesOnly?: boolean;
 }
 

@@ -4,7 +4,7 @@ import type { OpenStreamsPerClient, RateLimiter } from '../http/client-limits.ts
 import { readJsonObject, requireJsonMediaType } from '../http/body.ts';
 import { HttpProblem, methodNotAllowed } from '../http/problem.ts';
 import { etagOf, idempotencyKeyOf, isNotModified, requireIfMatch } from '../http/request.ts';
-import { judgedWithPending, preflight, type Responses } from '../http/responses.ts';
+import { preflight, type Responses } from '../http/responses.ts';
 import type { Routes } from '../http/router.ts';
 import type { ViewIds } from '../lists/list-id.ts';
 import { noSuchList, reachNamedList, refuseViewOnly } from '../lists/live-list.ts';
@@ -24,7 +24,6 @@ export interface ListRouteDeps {
   readonly streamsPerClient: OpenStreamsPerClient;
 }
 
-/** Runs a route on the list a request names. */
 type Reach = (request: IRequest, route: ListRoute) => Response | Promise<Response>;
 
 type Answer = (
@@ -33,7 +32,9 @@ type Answer = (
   responses: Responses,
   viewOnly: boolean,
 ) => Response | Promise<Response>;
-type ChangeRoute = (list: LiveList, request: IRequest, responses: Responses) => Promise<Response>;
+
+/** The refusals that depend on what a list holds: no such item, a stale If-Match, no room. */
+const REFUSALS_ON_CONTENT = new Set([404, 412, 507]);
 
 /** The items and event stream of the default list and of named ones, alike (docs/api.md). */
 export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
@@ -65,7 +66,7 @@ export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
     return responses.apiJson(200, stored.json, { etag });
   };
 
-  const createTodo: ChangeRoute = async (list, request, responses) => {
+  const createTodo: Answer = async (list, request, responses) => {
     const key = idempotencyKeyOf(request);
     requireJsonMediaType(request);
     const fields = await readFields(request);
@@ -83,7 +84,7 @@ export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
     return answer(responses, 201, created, `${paths.todos}/${created.todo.id}`);
   };
 
-  const replaceTodo: ChangeRoute = async (list, request, responses) => {
+  const replaceTodo: Answer = async (list, request, responses) => {
     const id = request.params.id!;
     const current = found(list.store.withPending.get(id));
     requireJsonMediaType(request);
@@ -96,7 +97,7 @@ export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
     return answer(responses, 200, await store.replace(now, fields));
   };
 
-  const deleteTodo: ChangeRoute = async ({ store }, request, responses) => {
+  const deleteTodo: Answer = async ({ store }, request, responses) => {
     const current = found(store.withPending.get(request.params.id!));
     requireCurrent(request, current);
     return answer(responses, 200, await store.delete(current));
@@ -118,14 +119,12 @@ export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
     }
   };
 
-  const bases: { prefix: string; reach: Reach }[] = [
-    {
-      prefix: '/api',
-      reach: (_request, route) => route(lists.defaultList ?? raise(noSuchList()), false),
-    },
-    { prefix: `${LISTS_PATH}/:list`, reach: namedListReach(deps) },
-  ];
-  for (const { prefix, reach } of bases) {
+  const defaultListReach: Reach = (_request, route) =>
+    route(lists.defaultList ?? raise(noSuchList()), false);
+  for (const [prefix, reach] of [
+    ['/api', defaultListReach],
+    [`${LISTS_PATH}/:list`, namedListReach(deps)],
+  ] as const) {
     const { on, change } = answersOn(reach);
     const collection = `${prefix}/todos`;
     const one = `${collection}/:id`;
@@ -142,8 +141,6 @@ export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
       .delete(one, change(deleteTodo))
       .options(one, preflight('PUT, DELETE, OPTIONS'))
       .all(one, methodNotAllowed('GET, HEAD, PUT, DELETE, OPTIONS'))
-      // HEAD is refused: a stream has no end to measure. A cross-origin client that sends
-      // `Last-Event-ID` itself (not EventSource, which may) needs a preflight that allows it.
       .get(stream, openStream(reach))
       .options(stream, preflight('GET, OPTIONS', 'Last-Event-ID'))
       .all(stream, methodNotAllowed('GET, OPTIONS'));
@@ -155,14 +152,22 @@ export function namedListReach({ lists, viewIds }: ListRouteDeps): Reach {
   return (request, route) => reachNamedList(lists, viewIds, request.params.list!, route);
 }
 
-/** The routes of the lists `reach` finds: `change` refuses a view id, and answers with pending. */
+// The routes of the lists `reach` finds. `change` refuses a view id, and answers a refusal judged
+// with the list's pending changes once they settle (failing if one fails), never before theirs.
 export function answersOn(reach: Reach) {
   const on = (answer: Answer) => (request: IRequest, responses: Responses) =>
     reach(request, (list, viewOnly) => answer(list, request, responses, viewOnly));
-  const change = (answer: ChangeRoute) => (request: IRequest, responses: Responses) =>
-    reach(request, (list, viewOnly) => {
+  const change = (answer: Answer) => (request: IRequest, responses: Responses) =>
+    reach(request, async (list, viewOnly) => {
       refuseViewOnly(viewOnly);
-      return judgedWithPending(list.store, () => answer(list, request, responses));
+      try {
+        return await answer(list, request, responses, viewOnly);
+      } catch (error) {
+        if (error instanceof HttpProblem && REFUSALS_ON_CONTENT.has(error.status)) {
+          await list.store.settled();
+        }
+        throw error;
+      }
     });
   return { on, change };
 }

@@ -18,19 +18,10 @@ export function addListRoutes(router: Routes, deps: ListRouteDeps) {
   const { lists, viewIds, limits, contentLengthIsExact, clientAddressOf, listCreations } = deps;
 
   // The list's page rides along, so a client that made a list with curl has the link to share.
-  // `created`: a new list's Location and RateLimit headers (lists are made seldom: spread).
-  const answer = (
-    responses: Responses,
-    status: number,
-    { version }: StoredList,
-    json: string,
-    pageId: string,
-    created?: Record<string, string>,
-  ) => {
-    const etag = etagOf(version);
-    const link = `<${listPageOf(pageId)}>; rel="alternate"; type="text/html"`;
-    return responses.apiJson(status, json, { etag, link, ...created });
-  };
+  const headersOf = ({ version }: StoredList, pageId: string): Record<string, string> => ({
+    etag: etagOf(version),
+    link: `<${listPageOf(pageId)}>; rel="alternate"; type="text/html"`,
+  });
 
   // Checked on the list with its pending changes: a rename not yet committed is in it.
   const requireCurrent = (request: IRequest, list: LiveList): void =>
@@ -41,14 +32,15 @@ export function addListRoutes(router: Routes, deps: ListRouteDeps) {
     const body = await readOptionalJsonObject(request, limits.maxBodyBytes, contentLengthIsExact);
     const title = body === undefined ? '' : listTitleOf(body, limits.maxTitleLength);
     // Counted only when a list is about to be made: a retry of one made already is not.
-    let rateLimit: Record<string, string> = {};
-    const admit = async () => {
+    let rateLimit = {};
+    const created = await lists.create(title, key, async () => {
       rateLimit = await admitCreation(listCreations, clientAddressOf(request));
-    };
-    const created = await lists.create(title, key, admit);
+    });
     const { id } = created.info;
     const json = listJsonOf(created.info, await viewIds.viewIdOf(id), false);
-    return answer(responses, 201, created, json, id, { location: listPathOf(id), ...rateLimit });
+    // Lists are made seldom: their headers may be spread.
+    const headers = { ...headersOf(created, id), location: listPathOf(id), ...rateLimit };
+    return responses.apiJson(201, json, headers);
   };
 
   const { on, change } = answersOn(namedListReach(deps));
@@ -59,7 +51,7 @@ export function addListRoutes(router: Routes, deps: ListRouteDeps) {
     if (isNotModified(request, etag)) return responses.apiEmpty(304, { etag });
     const viewId = (await list.viewId())!;
     const json = list.jsonOf(resource.info, viewOnly);
-    return answer(responses, 200, resource, json, viewOnly ? viewId : list.id);
+    return responses.apiJson(200, json, headersOf(resource, viewOnly ? viewId : list.id));
   });
 
   const renameList = change(async (list, request, responses) => {
@@ -71,7 +63,7 @@ export function addListRoutes(router: Routes, deps: ListRouteDeps) {
     requireCurrent(request, list.stillThere());
     const renamed = await list.store.rename(title);
     await list.viewId();
-    return answer(responses, 200, renamed, list.jsonOf(renamed.info, false), list.id);
+    return responses.apiJson(200, list.jsonOf(renamed.info, false), headersOf(renamed, list.id));
   });
 
   const deleteList = change(async (list, request, responses) => {

@@ -6,17 +6,13 @@ import type { Routes } from '../http/router.ts';
 import { LIST_PAGE } from '../model/resources.ts';
 import { lengthError } from './fields.ts';
 
-/**
- * The files of `public/`, as the host can read them: `path` is relative, `/`-separated, and
- * has passed `assetPathOf`; a host still keeps every read inside its folder.
- */
+/** The files of `public/`: `path` has passed `assetPathOf`, yet a host keeps each read inside. */
 export interface AssetSource {
   read(path: string): Promise<Uint8Array | undefined>;
 }
 
 const MAX_NAME_LENGTH = 100;
 const HEALTHY = JSON.stringify({ status: 'ok' });
-/** Where `npm run build` writes the OpenAPI document, from docs/openapi.yaml, in `public/`. */
 export const OPENAPI_FILE = 'build/openapi.json';
 const GET_OR_HEAD = methodNotAllowed('GET, HEAD');
 
@@ -43,18 +39,17 @@ export function addSiteRoutes(router: Routes, { config, assets, isDraining }: Si
     throw new HttpProblem(503, 'The service is shutting down; send requests to another instance.');
   };
 
-  const readDocument = async () => {
-    if (assets === undefined)
-      throw new Error('This host serves no files, the OpenAPI document among them.');
-    const bytes = await assets.read(OPENAPI_FILE);
-    if (bytes === undefined)
-      throw new Error(`public/${OPENAPI_FILE} is missing: run npm run build.`);
-    return bytes;
-  };
   // Read on the first request for it, and again after a failure.
   let document: string | undefined;
   const describe = async (_request: IRequest, responses: Responses) => {
-    document ??= withSettings(new TextDecoder().decode(await readDocument()), config);
+    if (document === undefined) {
+      if (assets === undefined)
+        throw new Error('This host serves no files, the OpenAPI document among them.');
+      const bytes = await assets.read(OPENAPI_FILE);
+      if (bytes === undefined)
+        throw new Error(`public/${OPENAPI_FILE} is missing: run npm run build.`);
+      document = withSettings(new TextDecoder().decode(bytes), config);
+    }
     return responses.apiJson(200, document);
   };
 
@@ -67,10 +62,7 @@ export function addSiteRoutes(router: Routes, { config, assets, isDraining }: Si
   }
 }
 
-/**
- * The OpenAPI document `template` with each `${group.key}` in it replaced by that setting of
- * `config`: a placeholder that is a whole JSON string becomes the number itself.
- */
+/** `template` with each `${group.key}` set from `config`; a whole-string one loses its quotes. */
 export function withSettings(template: string, config: AppConfig): string {
   const settings = config as unknown as Record<string, Record<string, unknown> | undefined>;
   const valueOf = (_match: string, group: string, key: string) => {
@@ -110,12 +102,10 @@ const HTML_HEADERS = {
 
 const PAGES = {
   [LIST_PAGE]: 'index.html',
-  // At the root, so that the page's service worker may control every page of the origin.
   '/service-worker.js': 'build/page/service-worker.js',
 };
 
-// The file a URL path names, or undefined when it could leave `public/` or name a hidden file: a
-// decoded segment is refused if empty, if it starts with a dot, or if it holds `/`, `\` or NUL.
+// The file a URL path names, or undefined when it could leave `public/` or name a hidden file.
 function assetPathOf(pathname: string): string | undefined {
   const segments = pathname.split('/').slice(1);
   if (segments.at(-1) === '') segments[segments.length - 1] = 'index.html';

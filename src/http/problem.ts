@@ -4,22 +4,6 @@ export interface FieldError {
   readonly detail: string;
 }
 
-const STATUS_TITLES: Readonly<Record<number, string>> = {
-  400: 'Bad Request',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  410: 'Gone',
-  412: 'Precondition Failed',
-  413: 'Content Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-  507: 'Insufficient Storage',
-};
-
 /** An error answer: thrown anywhere, the router answers it as problem+json (RFC 9457). */
 export class HttpProblem extends Error {
   constructor(
@@ -33,19 +17,6 @@ export class HttpProblem extends Error {
   ) {
     super(detail);
     this.name = 'HttpProblem';
-  }
-
-  toBody(instance: string): Record<string, unknown> {
-    const body: Record<string, unknown> = {
-      type: 'about:blank',
-      // With the type `about:blank`, RFC 9457 wants the status phrase as the title.
-      title: STATUS_TITLES[this.status] ?? 'Error',
-      status: this.status,
-      detail: this.detail,
-      instance,
-    };
-    if (this.extras.errors) body.errors = this.extras.errors;
-    return body;
   }
 }
 

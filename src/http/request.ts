@@ -10,7 +10,6 @@ export function requestIdOf(request: Request): string {
   return given !== null && CLIENT_REQUEST_ID.test(given) ? given : crypto.randomUUID();
 }
 
-/** The request header that makes a create safe to retry (docs/api.md, Idempotency-Key). */
 export const IDEMPOTENCY_KEY = 'Idempotency-Key';
 
 const MAX_KEY_LENGTH = 255;

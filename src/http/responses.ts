@@ -1,4 +1,4 @@
-import { HttpProblem } from './problem.ts';
+import type { HttpProblem } from './problem.ts';
 
 // CORS headers are set where each response is made: itty-router's `corsify` would copy every
 // answer into a new response, on the hot path.
@@ -11,6 +11,23 @@ const TEXT_TYPE = 'text/plain; charset=utf-8';
 
 type HeaderRecord = Readonly<Record<string, string>>;
 
+// With the type `about:blank`, RFC 9457 wants the status phrase as the title.
+const STATUS_TITLES: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  410: 'Gone',
+  412: 'Precondition Failed',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+  507: 'Insufficient Storage',
+};
+
 /** A route's answer to a CORS preflight (docs/api.md, CORS): 204 with what it allows. */
 export function preflight(allowMethods: string, allowHeaders = 'Content-Type') {
   const headers = {
@@ -21,7 +38,6 @@ export function preflight(allowMethods: string, allowHeaders = 'Content-Type') {
   return (_request: unknown, responses: Responses): Response => responses.apiEmpty(204, headers);
 }
 
-/** Responses under `/api/` carry CORS headers, errors included. */
 export function isApiPath(pathname: string): boolean {
   return pathname === '/api' || pathname.startsWith('/api/');
 }
@@ -46,19 +62,19 @@ export class Responses {
     });
   }
 
-  /** A body-less answer under `/api/` (204, 304). */
   apiEmpty(status: number, extra?: HeaderRecord): Response {
     return new this.ResponseImpl(null, { status, headers: this.#api(undefined, extra) });
   }
 
   /** The problem's `instance` is the request's id, so a user can quote it. */
-  problem(problem: HttpProblem, api: boolean): Response {
-    const extra = problem.extras.headers;
+  problem({ status, detail, extras }: HttpProblem, api: boolean): Response {
+    const extra = extras.headers;
     const headers = api ? this.#api(PROBLEM_TYPE, extra) : this.#outsideApi(PROBLEM_TYPE, extra);
-    return new this.ResponseImpl(JSON.stringify(problem.toBody(this.requestId)), {
-      status: problem.status,
-      headers,
-    });
+    const title = STATUS_TITLES[status] ?? 'Error';
+    const instance = this.requestId;
+    const body: Record<string, unknown> = { type: 'about:blank', title, status, detail, instance };
+    if (extras.errors) body.errors = extras.errors;
+    return new this.ResponseImpl(JSON.stringify(body), { status, headers });
   }
 
   json(status: number, body: string): Response {
@@ -130,26 +146,5 @@ export class Responses {
     };
     if (extra !== undefined) for (const name in extra) headers[name] = extra[name]!;
     return headers;
-  }
-}
-
-/** The refusals that depend on what a list holds: no such item, a stale If-Match, no room. */
-const REFUSALS_ON_CONTENT = new Set([404, 412, 507]);
-
-/**
- * Answers a change checked on a list with its pending changes: a refusal so judged is answered
- * only once they are `settled` (failing if one fails), never before their own answers.
- */
-export async function judgedWithPending(
-  pending: { settled(): Promise<unknown> },
-  answer: () => Promise<Response>,
-): Promise<Response> {
-  try {
-    return await answer();
-  } catch (error) {
-    if (error instanceof HttpProblem && REFUSALS_ON_CONTENT.has(error.status)) {
-      await pending.settled();
-    }
-    throw error;
   }
 }

@@ -55,7 +55,27 @@ export function routeTable(entries: readonly RouteEntry<IRequest, [Responses]>[]
       .map(([, pattern, handlers, path]) => ({ pattern, handlers, path }));
   const anyMethod = routesFor('ALL');
   const byMethod = new Map(entries.map(([method]) => [method, routesFor(method)]));
-  const pathOfUrl = pathFinder();
+
+  // The path of a URL as `new URL(url).pathname` gives it. Once a URL whose text before the path
+  // was exactly its origin gave its path as written, a plain path after that same origin (a client
+  // sends the same Host again and again) is taken as written. A Host such as "a b" is a 400.
+  let checkedOrigin = '';
+  const pathOfUrl = (url: string): string => {
+    const start = pathStart(url);
+    const written = pathAt(url, start);
+    const plain = PLAIN_PATH.test(written);
+    if (plain && start === checkedOrigin.length && url.startsWith(checkedOrigin)) return written;
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new HttpProblem(400, 'The request URL or its Host header is not valid.');
+    }
+    // After a Host holding a "?" or "#", or a user, the text before the path is not the origin.
+    const origin = url.slice(0, start);
+    if (plain && parsed.pathname === written && parsed.origin === origin) checkedOrigin = origin;
+    return parsed.pathname;
+  };
 
   return async (request: IRequest, responses: Responses): Promise<unknown> => {
     const path = pathOfUrl(request.url);
@@ -72,29 +92,6 @@ export function routeTable(entries: readonly RouteEntry<IRequest, [Responses]>[]
       }
     }
     return undefined;
-  };
-}
-
-// The path of a URL as `new URL(url).pathname` gives it. Once a URL whose text before the path
-// was exactly its origin gave its path as written, a plain path after that same origin (a client
-// sends the same Host again and again) is taken as written. A Host such as "a b" is a 400.
-function pathFinder() {
-  let checkedOrigin = '';
-  return (url: string): string => {
-    const start = pathStart(url);
-    const written = pathAt(url, start);
-    const plain = PLAIN_PATH.test(written);
-    if (plain && start === checkedOrigin.length && url.startsWith(checkedOrigin)) return written;
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new HttpProblem(400, 'The request URL or its Host header is not valid.');
-    }
-    // After a Host holding a "?" or "#", or a user, the text before the path is not the origin.
-    const origin = url.slice(0, start);
-    if (plain && parsed.pathname === written && parsed.origin === origin) checkedOrigin = origin;
-    return parsed.pathname;
   };
 }
 

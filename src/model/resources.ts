@@ -16,10 +16,7 @@ export interface ListInfo {
   readonly title: string;
 }
 
-/**
- * A named list as `GET /api/lists/{id}` gives it: exactly these three keys. Through a view id,
- * `id` is the view id too: the answer never holds the edit id.
- */
+/** A list as `GET /api/lists/{id}` gives it; through a view id, `id` is that, never the edit id. */
 export interface ListResource extends ListInfo {
   readonly viewId: string;
 }
@@ -40,7 +37,6 @@ export const DEFAULT_LIST_PATHS: ListPaths = { todos: '/api/todos', sse: '/api/s
 
 export const LISTS_PATH = '/api/lists';
 
-/** The list itself: `GET`, `PUT` (rename), `DELETE`. */
 export function listPathOf(listId: string): string {
   return `${LISTS_PATH}/${listId}`;
 }
