@@ -14,6 +14,7 @@ type HeaderRecord = Readonly<Record<string, string>>;
 // With the type `about:blank`, RFC 9457 wants the status phrase as the title.
 const STATUS_TITLES: Readonly<Record<number, string>> = {
   400: 'Bad Request',
+  403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
   409: 'Conflict',

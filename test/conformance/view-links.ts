@@ -115,6 +115,12 @@ export function viewLinksSuite(host: TestHost) {
       expect([after[0], await seen(after[1])]).toEqual([before[0], await seen(before[1])]);
     });
 
+    it('titles its refusal of a change "Forbidden", the status phrase', async () => {
+      const { viewId, items } = await sharedList(api());
+      const [path, init] = CHANGES[0]![1](viewId, items[0]!);
+      expect((await expectProblem(await api().fetch(path, init), 403)).title).toBe('Forbidden');
+    });
+
     it('sends no event for a change it refused', async () => {
       const { id, viewId, items } = await sharedList(api());
       const stream = await opened(api(), { path: namedListPaths(id).sse });
