@@ -1,7 +1,7 @@
 import { constants } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../../config.ts';
-import { loadConfig } from './load-config.ts';
+import { loadConfig } from './node-config.ts';
 import { createLogger } from './logger.ts';
 import { PROJECT_ROOT } from './file-assets.ts';
 import { startNodeServer, type RunningServer } from './server.ts';

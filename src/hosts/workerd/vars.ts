@@ -1,14 +1,14 @@
 import {
   APP_CONFIG_RULES,
   ConfigError,
-  DEFAULT_APP_CONFIG,
   oneOf,
+  setting,
   type AppConfig,
-  type Rule,
+  type Setting,
 } from '../../config.ts';
 
 /** `STORAGE`: where the default list is kept (docs/storage.md). */
-const STORAGE = oneOf(['memory', 'sqlite']);
+const STORAGE = setting(oneOf(['memory', 'sqlite']), 'sqlite');
 
 /** What the worker and its objects read from `[vars]`. */
 export type WorkerConfig = Exclude<ReturnType<typeof configFromVars>, ConfigError>;
@@ -27,26 +27,25 @@ export function varNameOf(group: string, key: string): string {
  */
 export function configFromVars(vars: Readonly<Record<string, unknown>>) {
   const problems: string[] = [];
-  /** The variable `name` as `rule` takes it, or `fallback` where it is not set or is refused. */
-  const read = (name: string, rule: Rule, fallback: unknown): unknown => {
-    if (!Object.hasOwn(vars, name)) return fallback;
+  /** The variable `name` as `rule` takes it, or its fallback where it is not set or is refused. */
+  const read = <T>(name: string, rule: Setting<T>): T => {
+    if (!Object.hasOwn(vars, name)) return rule.fallback;
     const given = vars[name];
     const value = typeof given === 'string' && /^-?\d+$/.test(given.trim()) ? Number(given) : given;
     if (rule.accepts(value)) return value;
     // As the author of `[vars]` wrote it: a string quoted, a number as it is.
     const shown = JSON.stringify(given) ?? String(given);
     problems.push(`[vars] ${name} must be ${rule.expected}; it is ${shown}.`);
-    return fallback;
+    return rule.fallback;
   };
   const app: Record<string, Record<string, unknown>> = {};
   for (const [group, rules] of Object.entries(APP_CONFIG_RULES)) {
-    const defaults = DEFAULT_APP_CONFIG[group as keyof AppConfig] as Record<string, unknown>;
     app[group] = {};
-    for (const [key, rule] of Object.entries(rules as Record<string, Rule>)) {
-      app[group][key] = read(varNameOf(group, key), rule, defaults[key]);
+    for (const [key, rule] of Object.entries(rules)) {
+      app[group][key] = read(varNameOf(group, key), rule);
     }
   }
-  const storage = read('STORAGE', STORAGE, 'sqlite') as 'memory' | 'sqlite';
+  const storage = read('STORAGE', STORAGE);
   const viewSecret = vars.VIEW_KEY;
   // The secret itself is never shown: error pages and logs are read by others.
   if (typeof viewSecret !== 'string' || viewSecret.length < VIEW_KEY_LENGTH) {
