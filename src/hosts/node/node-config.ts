@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import {
@@ -68,11 +67,10 @@ const UNREADABLE: Readonly<Record<string, string>> = {
 };
 
 /**
- * Reads `<configDir>/<profile>.yaml` over the defaults, then `PORT`, `HOST` and `STORAGE_FILE`
- * from `env`. Every problem found is reported at once, and nothing is returned half-checked.
+ * Reads a profile's `file` over the defaults, then `PORT`, `HOST` and `STORAGE_FILE` from `env`.
+ * Every problem found is reported at once, and nothing is returned half-checked.
  */
-export function loadConfig(configDir: string, profile: string, env: NodeJS.ProcessEnv): NodeConfig {
-  const file = join(configDir, `${profile}.yaml`);
+export function loadConfig(file: string, env: NodeJS.ProcessEnv): NodeConfig {
   let document: unknown;
   try {
     document = parseYaml(readFileSync(file, 'utf8'));

@@ -91,10 +91,8 @@ export async function startNodeServer(
     }
     return response;
   };
-  // Node hands over the requests pipelined on a connection at once, and only orders their
-  // answers; RFC 9112 (9.3.2) allows working on them together only when all are safe (a GET
-  // after a POST must see what it did). So a request waits for the answer of the one before it
-  // on its connection; a lone request, the usual case, is answered at once.
+  // Node hands over a connection's pipelined requests at once, only ordering their answers: each
+  // waits for the answer before it (RFC 9112, 9.3.2); a lone one, the usual case, does not.
   const adapter = createServerAdapter<{ req: IncomingMessage }>((request, { req }) => {
     const socket = req.socket as QueuedSocket;
     if (socket.remoteAddress !== undefined) addresses.set(request, socket.remoteAddress);

@@ -1,4 +1,4 @@
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { StatementSync } from 'node:sqlite';
 import { sqliteListStores } from '../../storage/kept-lists.ts';
 import { newViewSecret } from '../../lists/list-id.ts';
 import { committerOn, GroupCommit } from '../../storage/group-commit.ts';
@@ -17,9 +17,11 @@ export class StorageFileError extends Error {
  * the event loop (`setImmediate`), in this thread; a `StorageFileError` if the file is unusable.
  */
 export function openStorageAt(file: string) {
-  const database = openSqliteFile(file);
-  const commits = new GroupCommit(committerOn(database), setImmediate);
+  let opened: ReturnType<typeof openSqliteFile> | undefined;
   try {
+    const database = openSqliteFile(file);
+    opened = database;
+    const commits = new GroupCommit(committerOn(database), setImmediate);
     return {
       file,
       stores: sqliteListStores(database, commits),
@@ -31,7 +33,7 @@ export function openStorageAt(file: string) {
       },
     };
   } catch (error) {
-    database.close();
+    opened?.close();
     throw new StorageFileError(file, (error as Error).message);
   }
 }
@@ -55,15 +57,10 @@ export function viewSecretOf(db: SqlDatabase): string {
  * `node:sqlite` is loaded on first use, so a service that keeps its lists in memory never loads it.
  */
 export function openSqliteFile(file: string): SqlDatabase & { close(): void } {
-  let db: DatabaseSync;
-  try {
-    db = new (process.getBuiltinModule('node:sqlite').DatabaseSync)(file);
-    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;');
-    // Takes the write lock: a read-only file or folder fails here, not on the first create.
-    db.exec('BEGIN IMMEDIATE; COMMIT;');
-  } catch (error) {
-    throw new StorageFileError(file, (error as Error).message);
-  }
+  const db = new (process.getBuiltinModule('node:sqlite').DatabaseSync)(file);
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;');
+  // Takes the write lock: a read-only file or folder fails here, not on the first create.
+  db.exec('BEGIN IMMEDIATE; COMMIT;');
   const statements = new Map<string, StatementSync>();
   const prepared = (sql: string) =>
     statements.get(sql) ?? statements.set(sql, db.prepare(sql)).get(sql)!;
