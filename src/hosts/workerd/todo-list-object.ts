@@ -37,11 +37,10 @@ export interface Env {
   readonly [variable: string]: unknown;
 }
 
-/** What making a list by RPC gave: the list as made, the problem to answer with, or neither. */
+/** What making a list by RPC gave: the list as made, or the problem to answer with. */
 type ListCreated =
   | { readonly made: StoredList }
-  | { readonly refused: { readonly status: number; readonly detail: string } }
-  | { readonly unadmitted: true };
+  | { readonly refused: { readonly status: number; readonly detail: string } };
 
 /** One list's object: with no timer and no request open, it leaves memory when nothing changes. */
 export class TodoListObject extends DurableObject<Env> {
@@ -86,14 +85,13 @@ export class TodoListObject extends DurableObject<Env> {
    * `admit`, the worker's, says just before whether it may be made; a retry meanwhile is 409.
    */
   async create(title: string, key?: string, admit?: () => Promise<boolean>): Promise<ListCreated> {
-    const unadmitted = new Error('The worker did not admit the list.');
+    // The worker answers with its own refusal, which keeps its headers.
     const admitted = async () => {
-      if (admit && !(await admit())) throw unadmitted;
+      if (admit && !(await admit())) throw new HttpProblem(429, 'Not admitted by the worker.');
     };
     try {
       return { made: await this.app.lists.create(title, key, admitted) };
     } catch (error) {
-      if (error === unadmitted) return { unadmitted: true };
       if (!(error instanceof HttpProblem)) throw error;
       return { refused: { status: error.status, detail: error.detail } };
     }
@@ -123,9 +121,8 @@ export class TodoListObject extends DurableObject<Env> {
 /** The worker's lists: none held; each made in an object of its own, named after its key if any. */
 export function workerLists({ TODO_LIST }: Env): ListDirectory {
   const madeBy = (created: ListCreated, refusal?: unknown): StoredList => {
-    if ('unadmitted' in created) throw refusal ?? new Error('The object made no list.');
-    if ('refused' in created) throw new HttpProblem(created.refused.status, created.refused.detail);
-    return created.made;
+    if (!('refused' in created)) return created.made;
+    throw refusal ?? new HttpProblem(created.refused.status, created.refused.detail);
   };
   return {
     defaultList: undefined,
