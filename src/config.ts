@@ -9,7 +9,6 @@ export type Setting<T = unknown> = Rule<T> & { readonly fallback: T };
 
 export const setting = <T>(rule: Rule<T>, fallback: T): Setting<T> => ({ ...rule, fallback });
 
-/** Settings grouped as a file or the docs group them. */
 export type Settings = { readonly [key: string]: Setting | Settings };
 
 /** The values a tree of settings takes, each of the type its rule accepts. */
@@ -17,7 +16,6 @@ export type ConfigOf<Tree> = {
   readonly [K in keyof Tree]: Tree[K] extends Rule<infer T> ? T : ConfigOf<Tree[K]>;
 };
 
-/** The values where none is given: each setting's `fallback`. */
 export function defaultsOf<Tree extends Settings>(settings: Tree): ConfigOf<Tree> {
   const entries = Object.entries(settings).map(([key, node]) => [
     key,

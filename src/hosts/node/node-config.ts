@@ -66,10 +66,7 @@ const UNREADABLE: Readonly<Record<string, string>> = {
   EISDIR: 'is a folder, not a file.',
 };
 
-/**
- * Reads a profile's `file` over the defaults, then `PORT`, `HOST` and `STORAGE_FILE` from `env`.
- * Every problem found is reported at once, and nothing is returned half-checked.
- */
+/** `file` over the defaults, then `PORT`, `HOST` and `STORAGE_FILE`: every problem at once. */
 export function loadConfig(file: string, env: NodeJS.ProcessEnv): NodeConfig {
   let document: unknown;
   try {
@@ -116,7 +113,7 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv): NodeConfig {
   };
 }
 
-/** `value` over the defaults, each key checked by its setting; what is refused goes into `refused`. */
+/** `value` over the defaults, each key checked by its rule; what is refused goes into `refused`. */
 function mergeChecked<Tree extends Settings>(
   settings: Tree,
   value: unknown,

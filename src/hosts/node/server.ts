@@ -22,8 +22,7 @@ const LAST_ANSWER = Symbol('the answer to the last request');
 /** A connection with the count of its requests not yet answered, and the last one's answer. */
 type QueuedSocket = Socket & { [IN_FLIGHT]?: number; [LAST_ANSWER]?: Promise<Response> };
 
-// The log writes a path without its query, and each list's id in it as the id's tag
-// (docs/configuration.md, Logs): 2^80 ids share each tag.
+// A logged path has no query, and each list's id in it as its tag (docs/configuration.md, Logs).
 const listTagOf = (listId: string) => hash('sha256', listId, 'base64url').slice(0, 8);
 const loggedPathOf = (url: string) => loggedPath(pathOf(url), listTagOf);
 

@@ -12,10 +12,7 @@ export class StorageFileError extends Error {
   }
 }
 
-/**
- * The lists kept in the SQLite file `file`, written in group commits at the end of each turn of
- * the event loop (`setImmediate`), in this thread; a `StorageFileError` if the file is unusable.
- */
+/** The lists kept in the SQLite file `file`, in group commits; a `StorageFileError` if unusable. */
 export function openStorageAt(file: string) {
   let opened: ReturnType<typeof openSqliteFile> | undefined;
   try {

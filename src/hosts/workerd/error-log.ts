@@ -16,11 +16,7 @@ async function loggedPathOf(url: string): Promise<string> {
   return loggedPath(path, () => tags.shift()!);
 }
 
-/**
- * Where the worker and each list's object report an unexpected error: to the runtime's log
- * (`wrangler tail`, Workers Logs), with the request it failed, which no log may hold whole. Only
- * the error's stack: one thrown across RPC carries its object's id, the list's id in hex.
- */
+/** Only the error's stack (docs/hosts.md, Logs): one thrown across RPC carries the list's id. */
 export const reportError: ErrorReporter = (error, request, requestId) => {
   const stack = error instanceof Error ? (error.stack ?? String(error)) : error;
   if (request === undefined) return console.error('unexpected error:', stack);

@@ -14,10 +14,7 @@ import { EventSockets } from './event-sockets.ts';
 /** The default list's object: every isolate addresses it by this name. */
 export const LIST_NAME = 'todos';
 
-/**
- * The object whose 32-byte id the list id is, in base64url: none for an id nobody made, whose MAC
- * `idFromString` refuses, so it wakes no object and makes no storage.
- */
+/** The object whose id the list id is, in base64url; none where `idFromString` refuses its MAC. */
 export function objectIdOf(namespace: DurableObjectNamespace, listId: string) {
   const bytes = bytesOfBase64Url(listId);
   if (bytes?.byteLength !== 32) return undefined;

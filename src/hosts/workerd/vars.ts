@@ -7,9 +7,6 @@ import {
   type Setting,
 } from '../../config.ts';
 
-/** `STORAGE`: where the default list is kept (docs/storage.md). */
-const STORAGE = setting(oneOf(['memory', 'sqlite']), 'sqlite');
-
 /** What the worker and its objects read from `[vars]`. */
 export type WorkerConfig = Exclude<ReturnType<typeof configFromVars>, ConfigError>;
 
@@ -45,7 +42,8 @@ export function configFromVars(vars: Readonly<Record<string, unknown>>) {
       app[group][key] = read(varNameOf(group, key), rule);
     }
   }
-  const storage = read('STORAGE', STORAGE);
+  // Where the default list is kept (docs/storage.md).
+  const storage = read('STORAGE', setting(oneOf(['memory', 'sqlite']), 'sqlite'));
   const viewSecret = vars.VIEW_KEY;
   // The secret itself is never shown: error pages and logs are read by others.
   if (typeof viewSecret !== 'string' || viewSecret.length < VIEW_KEY_LENGTH) {
