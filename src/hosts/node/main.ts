@@ -5,7 +5,7 @@ import { loadConfig } from './node-config.ts';
 import { createLogger } from './logger.ts';
 import { PROJECT_ROOT } from './file-assets.ts';
 import { startNodeServer, type RunningServer } from './server.ts';
-import { openStorageAt, StorageFileError } from './storage-file.ts';
+import { openStorageAt } from './storage-file.ts';
 
 const PROFILES = ['dev', 'prod'];
 const args = process.argv.slice(2);
@@ -56,7 +56,8 @@ try {
   running = await startNodeServer(config, logger, storage?.stores, storage?.viewSecret);
 } catch (error) {
   const { code, syscall, message } = error as NodeJS.ErrnoException;
-  if (error instanceof StorageFileError) {
+  // Asked for and not opened: the error is the storage file's, and says why.
+  if (config.storage.file !== null && storage === undefined) {
     logger.fatal(
       `The service did not start: ${message.replace(/\.?$/, '.')} ` +
         `Set STORAGE_FILE, or change storage.file in ${profileFile}.`,

@@ -4,15 +4,7 @@ import { newViewSecret } from '../../lists/list-id.ts';
 import { committerOn, GroupCommit } from '../../storage/group-commit.ts';
 import type { SqlDatabase, SqlValue } from '../../storage/sql.ts';
 
-/** Why the storage file cannot be used, in words an operator can act on. */
-export class StorageFileError extends Error {
-  constructor(file: string, reason: string) {
-    super(`cannot use the storage file ${file}: ${reason}`);
-    this.name = 'StorageFileError';
-  }
-}
-
-/** The lists kept in the SQLite file `file`, in group commits; a `StorageFileError` if unusable. */
+/** The lists kept in the SQLite file `file`, in group commits; if unusable, why, for an operator. */
 export function openStorageAt(file: string) {
   let opened: ReturnType<typeof openSqliteFile> | undefined;
   try {
@@ -31,7 +23,7 @@ export function openStorageAt(file: string) {
     };
   } catch (error) {
     opened?.close();
-    throw new StorageFileError(file, (error as Error).message);
+    throw new Error(`cannot use the storage file ${file}: ${(error as Error).message}`);
   }
 }
 
