@@ -129,8 +129,7 @@ export function workerLists({ TODO_LIST }: Env): ListDirectory {
         await admit();
         return madeBy(await TODO_LIST.get(TODO_LIST.newUniqueId()).create(title));
       }
-      // The object calls back to count the create only when it is about to make the list, and
-      // holds the key meanwhile. A refusal stays here, with its headers.
+      // Counted as the object is about to make the list (docs/hosts.md); a refusal stays here.
       let refusal: unknown;
       const keepRefusal = (error: unknown) => {
         refusal = error;

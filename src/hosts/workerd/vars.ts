@@ -18,16 +18,14 @@ export function varNameOf(group: string, key: string): string {
   return `${group}_${key}`.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase();
 }
 
-/**
- * The configuration in `[vars]`, or the `ConfigError` that lists all that is wrong, by the Node
- * host's rules. A number may come as digits: the dashboard and `--var` set only strings.
- */
+/** `[vars]` as docs/configuration.md says, or the `ConfigError` that lists all that is wrong. */
 export function configFromVars(vars: Readonly<Record<string, unknown>>) {
   const problems: string[] = [];
   /** The variable `name` as `rule` takes it, or its fallback where it is not set or is refused. */
   const read = <T>(name: string, rule: Setting<T>): T => {
     if (!Object.hasOwn(vars, name)) return rule.fallback;
     const given = vars[name];
+    // The dashboard and `--var` set only strings.
     const value = typeof given === 'string' && /^-?\d+$/.test(given.trim()) ? Number(given) : given;
     if (rule.accepts(value)) return value;
     // As the author of `[vars]` wrote it: a string quoted, a number as it is.
