@@ -4,10 +4,25 @@ export interface Rule<T = unknown> {
   accepts(value: unknown): value is T;
 }
 
-/** The settings a tree of rules checks, each of the type its rule accepts. */
-export type ConfigOf<Rules> = {
-  readonly [K in keyof Rules]: Rules[K] extends Rule<infer T> ? T : ConfigOf<Rules[K]>;
+/** A rule with the value a setting takes where none is given. */
+export type Setting<T = unknown> = Rule<T> & { readonly fallback: T };
+
+export const setting = <T>(rule: Rule<T>, fallback: T): Setting<T> => ({ ...rule, fallback });
+
+export type Settings = { readonly [key: string]: Setting | Settings };
+
+/** The values a tree of settings takes, each of the type its rule accepts. */
+export type ConfigOf<Tree> = {
+  readonly [K in keyof Tree]: Tree[K] extends Rule<infer T> ? T : ConfigOf<Tree[K]>;
 };
+
+export function defaultsOf<Tree extends Settings>(settings: Tree): ConfigOf<Tree> {
+  const entries = Object.entries(settings).map(([key, node]) => [
+    key,
+    typeof node.accepts === 'function' ? node.fallback : defaultsOf(node as Settings),
+  ]);
+  return Object.fromEntries(entries) as ConfigOf<Tree>;
+}
 
 /** Why the service did not start; every line names the file or variable and the key. */
 export class ConfigError extends Error {
@@ -41,17 +56,17 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 /** The handler's settings, checked the same way whichever host reads them (docs/configuration.md). */
 export const APP_CONFIG_RULES = {
   limits: {
-    maxBodyBytes: integer(1),
-    maxTitleLength: integer(1),
-    maxItems: integer(1),
-    listsPerMinute: integer(1),
-    idempotencyKeyHours: integer(1),
+    maxBodyBytes: setting(integer(1), 16384),
+    maxTitleLength: setting(integer(1), 1000),
+    maxItems: setting(integer(1), 10000),
+    listsPerMinute: setting(integer(1), 30),
+    idempotencyKeyHours: setting(integer(1), 24),
   },
   sse: {
-    heartbeatSeconds: integer(1, Math.floor(MAX_TIMER_MS / 1000)),
-    replayEvents: integer(0),
-    maxClients: integer(1),
-    maxClientsPerAddress: integer(1),
+    heartbeatSeconds: setting(integer(1, Math.floor(MAX_TIMER_MS / 1000)), 15),
+    replayEvents: setting(integer(0), 1000),
+    maxClients: setting(integer(1), 10000),
+    maxClientsPerAddress: setting(integer(1), 50),
   },
 };
 
@@ -59,13 +74,4 @@ export const APP_CONFIG_RULES = {
 export type AppConfig = ConfigOf<typeof APP_CONFIG_RULES>;
 
 /** The documented defaults (docs/configuration.md); `config/prod.yaml` keeps them. */
-export const DEFAULT_APP_CONFIG: AppConfig = {
-  limits: {
-    maxBodyBytes: 16384,
-    maxTitleLength: 1000,
-    maxItems: 10000,
-    listsPerMinute: 30,
-    idempotencyKeyHours: 24,
-  },
-  sse: { heartbeatSeconds: 15, replayEvents: 1000, maxClients: 10000, maxClientsPerAddress: 50 },
-};
+export const DEFAULT_APP_CONFIG: AppConfig = defaultsOf(APP_CONFIG_RULES);

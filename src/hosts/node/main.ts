@@ -1,17 +1,31 @@
 import { constants } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../../config.ts';
-import { loadConfig } from './load-config.ts';
+import { loadConfig } from './node-config.ts';
 import { createLogger } from './logger.ts';
 import { PROJECT_ROOT } from './file-assets.ts';
 import { startNodeServer, type RunningServer } from './server.ts';
-import { openStorageAt, StorageFileError } from './storage-file.ts';
+import { openStorageAt } from './storage-file.ts';
 
 const PROFILES = ['dev', 'prod'];
 const args = process.argv.slice(2);
 const configDir = process.env.TODO_CONFIG_DIR ?? join(PROJECT_ROOT, 'config');
 if (args.includes('--help') || args.includes('-h')) {
-  process.stdout.write(helpText(configDir));
+  console.log(`Usage: npm start [-- <profile>]     (or: node dist/hosts/node/main.js [<profile>])
+
+Serves the to-do API, its event stream and the page on one port.
+
+Profiles (default prod):
+${PROFILES.map((profile) => `  ${profile.padEnd(6)}${configDir}/${profile}.yaml\n        ${summaryOf(configDir, profile)}`).join('\n')}
+
+Environment:
+  PORT             the port to listen on, over the profile's "port" (0 picks a free one)
+  HOST             the address to listen on, over the profile's "host"
+  STORAGE_FILE     a SQLite file that keeps the lists across restarts, over "storage.file"
+                   (empty: memory only, the default)
+  TODO_CONFIG_DIR  the folder that holds the profiles' YAML files (now ${configDir})
+
+Every key of the YAML files is described in docs/configuration.md.`);
   process.exit(0);
 }
 
@@ -26,7 +40,7 @@ const profileFile = join(configDir, `${profile}.yaml`);
 
 let config;
 try {
-  config = loadConfig(configDir, profile, process.env);
+  config = loadConfig(profileFile, process.env);
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   console.error(`The service did not start: its configuration is wrong.\n${error.message}`);
@@ -42,7 +56,8 @@ try {
   running = await startNodeServer(config, logger, storage?.stores, storage?.viewSecret);
 } catch (error) {
   const { code, syscall, message } = error as NodeJS.ErrnoException;
-  if (error instanceof StorageFileError) {
+  // Asked for and not opened: the error is the storage file's, and says why.
+  if (config.storage.file !== null && storage === undefined) {
     logger.fatal(
       `The service did not start: ${message.replace(/\.?$/, '.')} ` +
         `Set STORAGE_FILE, or change storage.file in ${profileFile}.`,
@@ -88,28 +103,9 @@ logger.info(
   `listening on ${running.url}`,
 );
 
-function helpText(configDir: string): string {
-  return `Usage: npm start [-- <profile>]     (or: node dist/hosts/node/main.js [<profile>])
-
-Serves the to-do API, its event stream and the page on one port.
-
-Profiles (default prod):
-${PROFILES.map((profile) => `  ${profile.padEnd(6)}${configDir}/${profile}.yaml\n        ${summaryOf(configDir, profile)}`).join('\n')}
-
-Environment:
-  PORT             the port to listen on, over the profile's "port" (0 picks a free one)
-  HOST             the address to listen on, over the profile's "host"
-  STORAGE_FILE     a SQLite file that keeps the lists across restarts, over "storage.file"
-                   (empty: memory only, the default)
-  TODO_CONFIG_DIR  the folder that holds the profiles' YAML files (now ${configDir})
-
-Every key of the YAML files is described in docs/configuration.md.
-`;
-}
-
 function summaryOf(configDir: string, profile: string): string {
   try {
-    const { host, port, log } = loadConfig(configDir, profile, {});
+    const { host, port, log } = loadConfig(join(configDir, `${profile}.yaml`), {});
     const lines =
       log.format === 'json' ? 'JSON lines (pino)' : 'short readable lines (pino-pretty)';
     return `listens on ${host}:${port} and logs ${lines} at the ${log.level} level`;

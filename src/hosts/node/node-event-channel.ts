@@ -5,10 +5,8 @@ import type { EventChannel } from '../../live/event-channel.ts';
 import { DROPPED_CLIENT_GRACE_MS } from '../../live/web-event-channel.ts';
 
 /**
- * A client's events written straight to its response: a Readable only for the adapter to pipe
- * into the response (docs/dependencies.md says why). What the response will not take at once
- * waits in the channel's own queue, so that dropping a client can discard it and still end the
- * response cleanly.
+ * A client's events written straight to its response, a Readable only for the adapter to pipe
+ * (docs/dependencies.md); what the response will not take waits here, for a drop to discard.
  */
 export class NodeEventChannel extends Readable implements EventChannel {
   #response: Writable | undefined;

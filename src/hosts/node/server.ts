@@ -22,8 +22,7 @@ const LAST_ANSWER = Symbol('the answer to the last request');
 /** A connection with the count of its requests not yet answered, and the last one's answer. */
 type QueuedSocket = Socket & { [IN_FLIGHT]?: number; [LAST_ANSWER]?: Promise<Response> };
 
-// The log writes a path without its query, and each list's id in it as the id's tag
-// (docs/configuration.md, Logs): 2^80 ids share each tag.
+// A logged path has no query, and each list's id in it as its tag (docs/configuration.md, Logs).
 const listTagOf = (listId: string) => hash('sha256', listId, 'base64url').slice(0, 8);
 const loggedPathOf = (url: string) => loggedPath(pathOf(url), listTagOf);
 
@@ -91,10 +90,8 @@ export async function startNodeServer(
     }
     return response;
   };
-  // Node hands over the requests pipelined on a connection at once, and only orders their
-  // answers; RFC 9112 (9.3.2) allows working on them together only when all are safe (a GET
-  // after a POST must see what it did). So a request waits for the answer of the one before it
-  // on its connection; a lone request, the usual case, is answered at once.
+  // Node hands over a connection's pipelined requests at once, only ordering their answers: each
+  // waits for the answer before it (RFC 9112, 9.3.2); a lone one, the usual case, does not.
   const adapter = createServerAdapter<{ req: IncomingMessage }>((request, { req }) => {
     const socket = req.socket as QueuedSocket;
     if (socket.remoteAddress !== undefined) addresses.set(request, socket.remoteAddress);

@@ -1,25 +1,16 @@
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { StatementSync } from 'node:sqlite';
 import { sqliteListStores } from '../../storage/kept-lists.ts';
 import { newViewSecret } from '../../lists/list-id.ts';
 import { committerOn, GroupCommit } from '../../storage/group-commit.ts';
 import type { SqlDatabase, SqlValue } from '../../storage/sql.ts';
 
-/** Why the storage file cannot be used, in words an operator can act on. */
-export class StorageFileError extends Error {
-  constructor(file: string, reason: string) {
-    super(`cannot use the storage file ${file}: ${reason}`);
-    this.name = 'StorageFileError';
-  }
-}
-
-/**
- * The lists kept in the SQLite file `file`, written in group commits at the end of each turn of
- * the event loop (`setImmediate`), in this thread; a `StorageFileError` if the file is unusable.
- */
+/** The lists kept in the SQLite file `file`, in group commits; if unusable, why, for an operator. */
 export function openStorageAt(file: string) {
-  const database = openSqliteFile(file);
-  const commits = new GroupCommit(committerOn(database), setImmediate);
+  let opened: ReturnType<typeof openSqliteFile> | undefined;
   try {
+    const database = openSqliteFile(file);
+    opened = database;
+    const commits = new GroupCommit(committerOn(database), setImmediate);
     return {
       file,
       stores: sqliteListStores(database, commits),
@@ -31,8 +22,8 @@ export function openStorageAt(file: string) {
       },
     };
   } catch (error) {
-    database.close();
-    throw new StorageFileError(file, (error as Error).message);
+    opened?.close();
+    throw new Error(`cannot use the storage file ${file}: ${(error as Error).message}`);
   }
 }
 
@@ -55,15 +46,10 @@ export function viewSecretOf(db: SqlDatabase): string {
  * `node:sqlite` is loaded on first use, so a service that keeps its lists in memory never loads it.
  */
 export function openSqliteFile(file: string): SqlDatabase & { close(): void } {
-  let db: DatabaseSync;
-  try {
-    db = new (process.getBuiltinModule('node:sqlite').DatabaseSync)(file);
-    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;');
-    // Takes the write lock: a read-only file or folder fails here, not on the first create.
-    db.exec('BEGIN IMMEDIATE; COMMIT;');
-  } catch (error) {
-    throw new StorageFileError(file, (error as Error).message);
-  }
+  const db = new (process.getBuiltinModule('node:sqlite').DatabaseSync)(file);
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;');
+  // Takes the write lock: a read-only file or folder fails here, not on the first create.
+  db.exec('BEGIN IMMEDIATE; COMMIT;');
   const statements = new Map<string, StatementSync>();
   const prepared = (sql: string) =>
     statements.get(sql) ?? statements.set(sql, db.prepare(sql)).get(sql)!;

@@ -1,26 +1,19 @@
 import { loggedPath, pathOf, type ErrorReporter } from '../../http/router.ts';
 import { base64UrlOf } from '../../lists/list-id.ts';
 
-/** A list's id as the log writes it, as on Node (docs/configuration.md, Logs). */
-async function listTagOf(listId: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(listId));
-  return base64UrlOf(new Uint8Array(digest, 0, 6));
-}
+const encoder = new TextEncoder();
 
-/** The path of `url` without its query, each list's id a tag: Web Crypto hashes only async. */
+/** The path of `url` as Node logs it (docs/configuration.md, Logs); Web Crypto hashes async. */
 async function loggedPathOf(url: string): Promise<string> {
   const path = pathOf(url);
   const listIds: string[] = [];
   loggedPath(path, (listId) => String(listIds.push(listId)));
-  const tags = await Promise.all(listIds.map(listTagOf));
-  return loggedPath(path, () => tags.shift()!);
+  const hashes = listIds.map((listId) => crypto.subtle.digest('SHA-256', encoder.encode(listId)));
+  const digests = await Promise.all(hashes);
+  return loggedPath(path, () => base64UrlOf(new Uint8Array(digests.shift()!, 0, 6)));
 }
 
-/**
- * Where the worker and each list's object report an unexpected error: to the runtime's log
- * (`wrangler tail`, Workers Logs), with the request it failed, which no log may hold whole. Only
- * the error's stack: one thrown across RPC carries its object's id, the list's id in hex.
- */
+/** Only the error's stack (docs/hosts.md, Logs): one thrown across RPC carries the list's id. */
 export const reportError: ErrorReporter = (error, request, requestId) => {
   const stack = error instanceof Error ? (error.stack ?? String(error)) : error;
   if (request === undefined) return console.error('unexpected error:', stack);

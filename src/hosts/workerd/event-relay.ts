@@ -3,9 +3,9 @@ import { webEventChannel } from '../../live/web-event-channel.ts';
 import * as protocol from './relay-protocol.ts';
 
 /**
- * Answers `GET` of a list's event stream, fed by a hibernatable WebSocket to the list's object
- * (a new stub each time: one whose object was reset throws), or with its refusal (404, 503, …).
- * `free` frees the client's place once no stream came of it, or its stream ended.
+ * A list's event stream fed by a WebSocket to its object (a new stub each time: one whose object
+ * was reset throws), or its refusal; `free` frees the client's place once no stream came of it,
+ * or its stream ended.
  */
 export async function relayEvents(
   request: Request,

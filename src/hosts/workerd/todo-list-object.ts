@@ -14,10 +14,7 @@ import { EventSockets } from './event-sockets.ts';
 /** The default list's object: every isolate addresses it by this name. */
 export const LIST_NAME = 'todos';
 
-/**
- * The object whose 32-byte id the list id is, in base64url: none for an id nobody made, whose MAC
- * `idFromString` refuses, so it wakes no object and makes no storage.
- */
+/** The object whose id the list id is, in base64url; none where `idFromString` refuses its MAC. */
 export function objectIdOf(namespace: DurableObjectNamespace, listId: string) {
   const bytes = bytesOfBase64Url(listId);
   if (bytes?.byteLength !== 32) return undefined;
@@ -37,11 +34,10 @@ export interface Env {
   readonly [variable: string]: unknown;
 }
 
-/** What making a list by RPC gave: the list as made, the problem to answer with, or neither. */
+/** What making a list by RPC gave: the list as made, or the problem to answer with. */
 type ListCreated =
   | { readonly made: StoredList }
-  | { readonly refused: { readonly status: number; readonly detail: string } }
-  | { readonly unadmitted: true };
+  | { readonly refused: { readonly status: number; readonly detail: string } };
 
 /** One list's object: with no timer and no request open, it leaves memory when nothing changes. */
 export class TodoListObject extends DurableObject<Env> {
@@ -86,14 +82,13 @@ export class TodoListObject extends DurableObject<Env> {
    * `admit`, the worker's, says just before whether it may be made; a retry meanwhile is 409.
    */
   async create(title: string, key?: string, admit?: () => Promise<boolean>): Promise<ListCreated> {
-    const unadmitted = new Error('The worker did not admit the list.');
+    // The worker answers with its own refusal, which keeps its headers.
     const admitted = async () => {
-      if (admit && !(await admit())) throw unadmitted;
+      if (admit && !(await admit())) throw new HttpProblem(429, 'Not admitted by the worker.');
     };
     try {
       return { made: await this.app.lists.create(title, key, admitted) };
     } catch (error) {
-      if (error === unadmitted) return { unadmitted: true };
       if (!(error instanceof HttpProblem)) throw error;
       return { refused: { status: error.status, detail: error.detail } };
     }
@@ -123,9 +118,8 @@ export class TodoListObject extends DurableObject<Env> {
 /** The worker's lists: none held; each made in an object of its own, named after its key if any. */
 export function workerLists({ TODO_LIST }: Env): ListDirectory {
   const madeBy = (created: ListCreated, refusal?: unknown): StoredList => {
-    if ('unadmitted' in created) throw refusal ?? new Error('The object made no list.');
-    if ('refused' in created) throw new HttpProblem(created.refused.status, created.refused.detail);
-    return created.made;
+    if (!('refused' in created)) return created.made;
+    throw refusal ?? new HttpProblem(created.refused.status, created.refused.detail);
   };
   return {
     defaultList: undefined,
@@ -135,8 +129,7 @@ export function workerLists({ TODO_LIST }: Env): ListDirectory {
         await admit();
         return madeBy(await TODO_LIST.get(TODO_LIST.newUniqueId()).create(title));
       }
-      // The object calls back to count the create only when it is about to make the list, and
-      // holds the key meanwhile. A refusal stays here, with its headers.
+      // Counted as the object is about to make the list (docs/hosts.md); a refusal stays here.
       let refusal: unknown;
       const keepRefusal = (error: unknown) => {
         refusal = error;

@@ -1,14 +1,11 @@
 import {
   APP_CONFIG_RULES,
   ConfigError,
-  DEFAULT_APP_CONFIG,
   oneOf,
+  setting,
   type AppConfig,
-  type Rule,
+  type Setting,
 } from '../../config.ts';
-
-/** `STORAGE`: where the default list is kept (docs/storage.md). */
-const STORAGE = oneOf(['memory', 'sqlite']);
 
 /** What the worker and its objects read from `[vars]`. */
 export type WorkerConfig = Exclude<ReturnType<typeof configFromVars>, ConfigError>;
@@ -21,32 +18,30 @@ export function varNameOf(group: string, key: string): string {
   return `${group}_${key}`.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase();
 }
 
-/**
- * The configuration in `[vars]`, or the `ConfigError` that lists all that is wrong, by the Node
- * host's rules. A number may come as digits: the dashboard and `--var` set only strings.
- */
+/** `[vars]` as docs/configuration.md says, or the `ConfigError` that lists all that is wrong. */
 export function configFromVars(vars: Readonly<Record<string, unknown>>) {
   const problems: string[] = [];
-  /** The variable `name` as `rule` takes it, or `fallback` where it is not set or is refused. */
-  const read = (name: string, rule: Rule, fallback: unknown): unknown => {
-    if (!Object.hasOwn(vars, name)) return fallback;
+  /** The variable `name` as `rule` takes it, or its fallback where it is not set or is refused. */
+  const read = <T>(name: string, rule: Setting<T>): T => {
+    if (!Object.hasOwn(vars, name)) return rule.fallback;
     const given = vars[name];
+    // The dashboard and `--var` set only strings.
     const value = typeof given === 'string' && /^-?\d+$/.test(given.trim()) ? Number(given) : given;
     if (rule.accepts(value)) return value;
     // As the author of `[vars]` wrote it: a string quoted, a number as it is.
     const shown = JSON.stringify(given) ?? String(given);
     problems.push(`[vars] ${name} must be ${rule.expected}; it is ${shown}.`);
-    return fallback;
+    return rule.fallback;
   };
   const app: Record<string, Record<string, unknown>> = {};
   for (const [group, rules] of Object.entries(APP_CONFIG_RULES)) {
-    const defaults = DEFAULT_APP_CONFIG[group as keyof AppConfig] as Record<string, unknown>;
     app[group] = {};
-    for (const [key, rule] of Object.entries(rules as Record<string, Rule>)) {
-      app[group][key] = read(varNameOf(group, key), rule, defaults[key]);
+    for (const [key, rule] of Object.entries(rules)) {
+      app[group][key] = read(varNameOf(group, key), rule);
     }
   }
-  const storage = read('STORAGE', STORAGE, 'sqlite') as 'memory' | 'sqlite';
+  // Where the default list is kept (docs/storage.md).
+  const storage = read('STORAGE', setting(oneOf(['memory', 'sqlite']), 'sqlite'));
   const viewSecret = vars.VIEW_KEY;
   // The secret itself is never shown: error pages and logs are read by others.
   if (typeof viewSecret !== 'string' || viewSecret.length < VIEW_KEY_LENGTH) {

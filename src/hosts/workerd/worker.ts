@@ -52,9 +52,8 @@ async function listObjectOf(path: string, { TODO_LIST }: Env, viewIds: ViewIds) 
 const READ_REST_LIMIT_BYTES = 100 * 1024 * 1024;
 
 /**
- * Answers `request` with `answer`, given the body's first `maxBodyBytes + 1` bytes as one buffer
- * (a body piped on to an object broke), and reads the rest before the answer ends: workerd resets
- * a connection whose body still arrives then (docs/hosts.md). A body that breaks is answered 400.
+ * Answers with the body's first `maxBodyBytes + 1` bytes as one buffer, and reads the rest before
+ * the answer ends; a body that breaks is answered 400 (docs/hosts.md says why).
  */
 async function answerAfterBody(request: Request, answer: Handler, maxBodyBytes: number) {
   if (request.body === null) return answer(request);
