@@ -45,7 +45,7 @@ function ownField(body: JsonObject, key: string): unknown {
   return Object.hasOwn(body, key) ? body[key] : undefined;
 }
 
-// The first problem of `title`; `missing` is the one of a body without it.
+/** The first problem of `title`; `missing` is the one of a body without it. */
 function titleErrorOf(title: unknown, maxLength: number, missing?: string, mayBeBlank = false) {
   if (title === undefined) return missing;
   if (typeof title !== 'string') return 'title must be a string.';
@@ -104,4 +104,5 @@ export function lengthError(field: string, text: string, maxLength: number): str
   if (codePoints > maxLength) {
     return `${field} must be at most ${maxLength} characters long; it has ${codePoints}.`;
   }
+  return undefined;
 }

@@ -50,6 +50,16 @@ describe('the worker relaying a stream', () => {
   it('frees the client’s place once when the client left before the stream came', async () => {
     expect((await leftEarly()).freed).toBe(1);
   });
+
+  it('frees the client’s place when its list’s object cannot be asked at all', async () => {
+    let freed = 0;
+    const unreachable = () => {
+      throw new Error('the object was reset');
+    };
+    const request = new Request('http://localhost/api/sse');
+    await expect(relayEvents(request, unreachable, 15, () => (freed += 1))).rejects.toThrow();
+    expect(freed).toBe(1);
+  });
 });
 
 const change = (seq: number, size: number): StubEvent => ({

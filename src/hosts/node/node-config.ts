@@ -68,16 +68,18 @@ const UNREADABLE: Readonly<Record<string, string>> = {
 
 /** `file` over the defaults, then `PORT`, `HOST` and `STORAGE_FILE`: every problem at once. */
 export function loadConfig(file: string, env: NodeJS.ProcessEnv): NodeConfig {
+  let text: string;
   let document: unknown;
   try {
-    document = parseYaml(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
   } catch (error) {
-    // Only the file's own errors name a system call.
-    const { syscall, code, message } = error as NodeJS.ErrnoException;
-    const problem = syscall
-      ? (UNREADABLE[code!] ?? `cannot be read (${code}).`)
-      : `not valid YAML: ${message}`;
-    throw new ConfigError([`${file}: ${problem}`]);
+    const { code } = error as NodeJS.ErrnoException;
+    throw new ConfigError([`${file}: ${UNREADABLE[code!] ?? `cannot be read (${code}).`}`]);
+  }
+  try {
+    document = parseYaml(text);
+  } catch (error) {
+    throw new ConfigError([`${file}: not valid YAML: ${(error as Error).message}`]);
   }
 
   const refused = new Map<string, string>();

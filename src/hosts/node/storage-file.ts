@@ -51,8 +51,11 @@ export function openSqliteFile(file: string): SqlDatabase & { close(): void } {
   // Takes the write lock: a read-only file or folder fails here, not on the first create.
   db.exec('BEGIN IMMEDIATE; COMMIT;');
   const statements = new Map<string, StatementSync>();
-  const prepared = (sql: string) =>
-    statements.get(sql) ?? statements.set(sql, db.prepare(sql)).get(sql)!;
+  const prepared = (sql: string) => {
+    let statement = statements.get(sql);
+    if (statement === undefined) statements.set(sql, (statement = db.prepare(sql)));
+    return statement;
+  };
   return {
     all: <Row extends object>(sql: string, ...params: SqlValue[]) =>
       prepared(sql).all(...params) as Row[],

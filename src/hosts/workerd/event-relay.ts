@@ -13,12 +13,13 @@ export async function relayEvents(
   heartbeatSeconds: number,
   free: () => void,
 ): Promise<Response> {
-  const answer = await listObject()
-    .fetch(upgradeOf(request))
-    .catch((error: unknown) => {
-      free();
-      throw error;
-    });
+  let answer: Response;
+  try {
+    answer = await listObject().fetch(upgradeOf(request));
+  } catch (error) {
+    free();
+    throw error;
+  }
   if (answer.webSocket === null) {
     free();
     return answer;
@@ -46,6 +47,10 @@ export async function relayEvents(
       // The socket closed; its close event says what comes next.
     }
   });
+  // A ping inside a message that comes in pieces would end it early.
+  const heartbeat = setInterval(() => {
+    if (passed.atMessageEnd) client.send(PING);
+  }, heartbeatSeconds * 1000);
   const client = new EventClient(channel, request.signal, () => {
     ended = true;
     clearInterval(heartbeat);
@@ -53,10 +58,6 @@ export async function relayEvents(
     clearTimeout(reopening);
     if (socket !== undefined) protocol.endStream(socket);
   });
-  // A ping inside a message that comes in pieces would end it early.
-  const heartbeat = setInterval(() => {
-    if (passed.atMessageEnd) client.send(PING);
-  }, heartbeatSeconds * 1000);
   // A client that left before the stream began is never told so by its signal.
   if (request.signal.aborted) client.end();
 

@@ -8,10 +8,12 @@ import {
   STREAM_ENDED,
 } from './relay-protocol.ts';
 
-/** What a stream's socket keeps while the object hibernates: `waiting`, bytes that left with it. */
+/** What a stream's socket keeps while the object hibernates. */
 interface Attachment {
+  /** The run of the list the stream was opened on. */
   readonly run: string;
   readonly viewOnly: boolean;
+  /** Whether bytes waited to be sent, which left memory with the object that held them. */
   readonly waiting?: boolean;
 }
 
@@ -74,7 +76,7 @@ class SocketChannel implements EventChannel {
   #open = true;
   #gone = () => {};
 
-  /** Without `accept`, `socket` is one an earlier instance of the object accepted. */
+  /** Without `acceptUnanswered`, `socket` is one an earlier instance of the object accepted. */
   constructor(
     private readonly socket: WebSocket,
     /** As last written: what it says of `waiting` is undefined until then. */
@@ -82,7 +84,7 @@ class SocketChannel implements EventChannel {
     /** The most that may wait, as on Node: the opening and `MAX_BACKLOG_BYTES`. */
     private readonly limit: number,
     /** Until the handler answers: accepts the socket, and gives the worker's end. */
-    private accept?: () => WebSocket,
+    private acceptUnanswered?: () => WebSocket,
   ) {}
 
   write(bytes: Uint8Array): boolean {
@@ -99,7 +101,10 @@ class SocketChannel implements EventChannel {
     this.#send();
   }
 
-  /** `now`: at once, with the code that has the worker drop its client, which resumes by id. */
+  /**
+   * Ends the stream after what waits, or, `now` (the client fell behind), at once, with the
+   * code that has the worker drop its client, which resumes by id.
+   */
   end(now: boolean): void {
     this.#closeCode ??= now ? STREAM_BEHIND : STREAM_ENDED;
     if (now) {
@@ -121,14 +126,14 @@ class SocketChannel implements EventChannel {
 
   // The handler answers with the stream in the step that opens it: nothing ends it before.
   respond(init: ResponseInit): Response {
-    const peer = this.accept!();
-    this.accept = undefined;
+    const peer = this.acceptUnanswered!();
+    this.acceptUnanswered = undefined;
     this.#send();
     return new Response(null, { status: 101, webSocket: peer, headers: init.headers });
   }
 
   #send(): void {
-    if (this.accept !== undefined || !this.#open) return;
+    if (this.acceptUnanswered !== undefined || !this.#open) return;
     try {
       while (this.#unacked + (this.#waiting[0]?.byteLength ?? Infinity) <= SEND_WINDOW_BYTES) {
         const message = this.#waiting.shift()!;

@@ -23,7 +23,10 @@ export const MAX_MESSAGE_BYTES = 1 << 20;
 
 /** workerd's WebSocket has no `bufferedAmount`: the worker tells each 64 KiB its client took. */
 export const ACK_BYTES = 64 * 1024;
-/** What the object sends untold of: the largest message and what was taken untold, no stall. */
+/**
+ * How far the object runs ahead of what its client took: the largest message plus what was taken
+ * but not yet acknowledged, so a stream never stalls.
+ */
 export const SEND_WINDOW_BYTES = 2 * MAX_MESSAGE_BYTES;
 
 /** The windows of a socket and the one before it (taken first), and a margin as on Node. */

@@ -115,7 +115,10 @@ export class TodoListObject extends DurableObject<Env> {
   }
 }
 
-/** The worker's lists: none held; each made in an object of its own, named after its key if any. */
+/**
+ * The worker's lists: none held; each made in an object of its own, named after its key if any:
+ * that object answers a retry as it answered the first create, so no directory of keys is kept.
+ */
 export function workerLists({ TODO_LIST }: Env): ListDirectory {
   const madeBy = (created: ListCreated, refusal?: unknown): StoredList => {
     if (!('refused' in created)) return created.made;
