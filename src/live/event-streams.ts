@@ -1,10 +1,9 @@
 import { concatBytes } from '../http/body.ts';
 import { HttpProblem } from '../http/problem.ts';
-import { RECONNECT_DELAY_MS, sseMessage } from '../model/events.ts';
+import { LAST_EVENT_ID_PARAM, RECONNECT_DELAY_MS, sseMessage } from '../model/events.ts';
 import type { Change, StoredList } from '../store/changes.ts';
 import {
   EventClient,
-  lastEventIdOf,
   MAX_BACKLOG_BYTES,
   PING,
   type EventChannel,
@@ -155,4 +154,13 @@ function unavailable(detail: string): HttpProblem {
   return new HttpProblem(503, detail, {
     headers: { 'retry-after': String(RECONNECT_DELAY_MS / 1000) },
   });
+}
+
+/** The header a reconnecting EventSource sends wins over the query of the URL it first used. */
+export function lastEventIdOf(request: Request): string | undefined {
+  return (
+    request.headers.get('last-event-id') ||
+    new URL(request.url).searchParams.get(LAST_EVENT_ID_PARAM) ||
+    undefined
+  );
 }
