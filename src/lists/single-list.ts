@@ -86,7 +86,7 @@ function namedList(listId: string, context: ListContext, place: SingleListOption
     async delete(deleted) {
       // Gone at once for the requests that come while the storage is wiped; back if that fails.
       list = null;
-      // A key is kept in the transaction that removes the rest: no crash frees it to remake the list.
+      // A key stays, in the transaction that removes the rest: no crash lets it remake the list.
       const wipe =
         keys().length > 0
           ? async () => sql.transaction(() => runStatements(sql, listRowsDeletion('')))
