@@ -1,7 +1,7 @@
 import { concatBytes } from '../http/body.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { LAST_EVENT_ID_PARAM, RECONNECT_DELAY_MS, sseMessage } from '../model/events.ts';
-import type { Change, StoredList } from '../store/changes.ts';
+import type { Change } from '../store/changes.ts';
 import {
   EventClient,
   MAX_BACKLOG_BYTES,
@@ -76,10 +76,11 @@ export class EventStreams {
     for (const client of this.#clients) client.end();
   }
 
-  endForDeletion(list: StoredList): void {
+  endForDeletion(): void {
     this.#sendUnsent();
+    const { info } = this.#list.store.resource;
     const frame = (viewOnly: boolean) =>
-      encoder.encode(sseMessage('list-deleted', this.#list.jsonOf(list.info, viewOnly)));
+      encoder.encode(sseMessage('list-deleted', this.#list.jsonOf(info, viewOnly)));
     this.#sendAll(frame(false), frame(true));
     this.close();
   }
