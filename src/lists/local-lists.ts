@@ -1,6 +1,6 @@
 import { HttpProblem } from '../http/problem.ts';
 import type { ListStores } from '../storage/kept-lists.ts';
-import type { KeyedList } from '../storage/schema.ts';
+import type { StoredList } from '../store/changes.ts';
 import { firstRequestUnanswered, listToReplay } from '../store/idempotency.ts';
 import { ListStore } from '../store/list-store.ts';
 import { newListId } from './list-id.ts';
@@ -36,7 +36,8 @@ export function localLists(options: LocalListsOptions): OpenListDirectory {
     const named = new Map<string, LiveList>();
     /** Lists being made or deleted: each holds its place under `maxLists` until it is done. */
     let listsChanging = 0;
-    const keys = new Map<string, KeyedList | typeof BEING_MADE>();
+    /** Each key's list as made, its create's answer. */
+    const keys = new Map<string, StoredList | typeof BEING_MADE>();
     const keyOfList = new Map<string, string>();
     /** Deleted lists' keys, the oldest deletion first. */
     const deletedKeys = new Set<string>();
@@ -52,9 +53,8 @@ export function localLists(options: LocalListsOptions): OpenListDirectory {
       named.set(store.resource.info.id, new LiveList(store, context));
     }
     // The deleted lists' keys come in the order they were deleted.
-    for (const keyed of stores.keptKeys()) {
-      const { idempotencyKey: key, made } = keyed;
-      keys.set(key, keyed);
+    for (const { idempotencyKey: key, made } of stores.keptKeys()) {
+      keys.set(key, made);
       if (named.has(made.info.id)) keyOfList.set(made.info.id, key);
       else keepDeletedKey(key);
     }
@@ -64,8 +64,7 @@ export function localLists(options: LocalListsOptions): OpenListDirectory {
       async create(title, idempotencyKey, admit) {
         const keyed = idempotencyKey === undefined ? undefined : keys.get(idempotencyKey);
         if (keyed === BEING_MADE) throw firstRequestUnanswered();
-        if (keyed !== undefined)
-          return listToReplay(keyed.made, title, named.has(keyed.made.info.id));
+        if (keyed !== undefined) return listToReplay(keyed, title, named.has(keyed.info.id));
         if (named.size + listsChanging >= maxLists) {
           throw new HttpProblem(
             507,
@@ -91,7 +90,7 @@ export function localLists(options: LocalListsOptions): OpenListDirectory {
         const made = store.resource;
         named.set(made.info.id, new LiveList(store, context));
         if (idempotencyKey !== undefined) {
-          keys.set(idempotencyKey, { idempotencyKey, made });
+          keys.set(idempotencyKey, made);
           keyOfList.set(made.info.id, idempotencyKey);
         }
         return made;
