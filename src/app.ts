@@ -101,7 +101,7 @@ export function createApp(options: AppOptions = {}): App {
   };
   const close = () => {
     drain();
-    for (const list of lists.inMemory()) list.close();
+    for (const list of lists.inMemory()) list.events.close();
   };
   return { fetch, lists, events: tally, drain, close };
 }

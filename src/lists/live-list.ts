@@ -133,9 +133,4 @@ export class LiveList {
     }
     this.#events?.endForDeletion();
   }
-
-  /** Ends the open streams and refuses new ones: the host is shutting down. */
-  close(): void {
-    this.events.close();
-  }
 }
