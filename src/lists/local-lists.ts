@@ -53,7 +53,7 @@ export function localLists(options: LocalListsOptions): OpenListDirectory {
       named.set(store.resource.info.id, new LiveList(store, context));
     }
     // The deleted lists' keys come in the order they were deleted.
-    for (const { idempotencyKey: key, made } of stores.keptKeys()) {
+    for (const [key, made] of stores.keptKeys()) {
       keys.set(key, made);
       if (named.has(made.info.id)) keyOfList.set(made.info.id, key);
       else keepDeletedKey(key);

@@ -2,6 +2,7 @@ import { openListStore } from '../storage/kept-lists.ts';
 import { hasListRow, isPrepared, keptListKeys, listRowsDeletion } from '../storage/schema.ts';
 import { newListRows, prepare } from '../storage/schema.ts';
 import { immediateWrites, runStatements, type SqlDatabase } from '../storage/sql.ts';
+import type { StoredList } from '../store/changes.ts';
 import { firstRequestUnanswered, listToReplay } from '../store/idempotency.ts';
 import { ListStore } from '../store/list-store.ts';
 import { LiveList, storeOptionsOf, type ListContext } from './live-list.ts';
@@ -60,15 +61,15 @@ function namedList(listId: string, context: ListContext, place: SingleListOption
     return list ?? undefined;
   };
   /** The key the list was made with, if it was; kept after the list is deleted. */
-  const keys = () => (isPrepared(sql) ? keptListKeys(sql) : []);
+  const keys = () => (isPrepared(sql) ? keptListKeys(sql) : new Map<string, StoredList>());
   return {
     defaultList: undefined,
     named: { get: find },
     async create(title, idempotencyKey, admit) {
       if (making) throw firstRequestUnanswered();
       const exists = find(listId) !== undefined;
-      const keyed = keys().find((kept) => kept.idempotencyKey === idempotencyKey);
-      if (keyed !== undefined) return listToReplay(keyed.made, title, exists);
+      const made = idempotencyKey === undefined ? undefined : keys().get(idempotencyKey);
+      if (made !== undefined) return listToReplay(made, title, exists);
       if (exists) throw new Error('This place holds its list already.');
       // Other requests come in while `admit` waits: a retry with the key must not pass it by.
       making = true;
@@ -88,7 +89,7 @@ function namedList(listId: string, context: ListContext, place: SingleListOption
       list = null;
       // A key stays, in the transaction that removes the rest: no crash lets it remake the list.
       const wipe =
-        keys().length > 0
+        keys().size > 0
           ? async () => sql.transaction(() => runStatements(sql, listRowsDeletion('')))
           : deleteAll;
       try {
