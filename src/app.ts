@@ -9,8 +9,7 @@ import {
 } from './http/client-limits.ts';
 import { HttpProblem } from './http/problem.ts';
 import { createHandler, type ErrorReporter, type Handler } from './http/router.ts';
-import { StreamTally, type EventStreamStats, type StreamHost } from './live/event-channel.ts';
-import { openWebEventChannel } from './live/web-event-channel.ts';
+import { StreamTally, webEventChannel, type StreamHost } from './live/event-channel.ts';
 import type { ListDirectory, OpenListDirectory } from './lists/live-list.ts';
 import { newViewSecret, ViewIds } from './lists/list-id.ts';
 import { localLists } from './lists/local-lists.ts';
@@ -45,7 +44,7 @@ export interface App {
   readonly fetch: Handler;
   readonly lists: ListDirectory;
   /** The open event streams of every list, together, those of deleted lists until they end. */
-  readonly events: EventStreamStats;
+  readonly events: Readonly<StreamTally>;
   /** The host is going away: from now on `/healthz` answers 503; everything else still works. */
   drain(): void;
   /** Ends every open event stream and refuses new ones: the host is shutting down. */
@@ -60,7 +59,7 @@ export function createApp(options: AppOptions = {}): App {
     reportError: (error) => console.error(error),
     Response,
     contentLengthIsExact: false,
-    openEventChannel: openWebEventChannel,
+    openEventChannel: (queueBytes) => webEventChannel(queueBytes),
     writesHeartbeats: true,
     clientAddressOf: () => undefined,
     ...options.host,
@@ -96,7 +95,7 @@ export function createApp(options: AppOptions = {}): App {
   };
   const close = () => {
     drain();
-    for (const list of lists.inMemory()) list.close();
+    for (const list of lists.inMemory()) list.events.close();
   };
   return { fetch, lists, events: tally, drain, close };
 }

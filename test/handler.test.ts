@@ -1,7 +1,7 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createApp, type App } from '../src/app.ts';
 import { DEFAULT_APP_CONFIG } from '../src/config.ts';
-import { DROPPED_CLIENT_GRACE_MS } from '../src/live/web-event-channel.ts';
+import { DROPPED_CLIENT_GRACE_MS } from '../src/live/event-channel.ts';
 import { localLists, memoryListStores } from '../src/lists/local-lists.ts';
 import type { Change } from '../src/store/changes.ts';
 import { ListStore } from '../src/store/list-store.ts';

@@ -79,7 +79,6 @@ export class LiveList {
   #events: EventStreams | undefined;
   #viewId: string | undefined;
   #deleting = false;
-  #closed = false;
   // Encoded once a version: a host sends bytes as they are, but encodes a string for each answer.
   #itemsJson: { readonly version: string; readonly bytes: Uint8Array } | undefined;
 
@@ -111,11 +110,7 @@ export class LiveList {
   }
 
   get events(): EventStreams {
-    if (this.#events === undefined) {
-      this.#events = new EventStreams(this, this.#context);
-      if (this.#closed) this.#events.close();
-    }
-    return this.#events;
+    return (this.#events ??= new EventStreams(this, this.#context));
   }
 
   itemsJson(): Uint8Array {
@@ -136,12 +131,6 @@ export class LiveList {
       this.#deleting = false;
       throw error;
     }
-    this.#events?.endForDeletion(this.store.resource);
-  }
-
-  /** Ends the open streams and refuses new ones: the host is shutting down. */
-  close(): void {
-    this.#closed = true;
-    this.#events?.close();
+    this.#events?.endForDeletion();
   }
 }

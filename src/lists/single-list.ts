@@ -2,6 +2,7 @@ import { openListStore } from '../storage/kept-lists.ts';
 import { hasListRow, isPrepared, keptListKeys, listRowsDeletion } from '../storage/schema.ts';
 import { newListRows, prepare } from '../storage/schema.ts';
 import { immediateWrites, runStatements, type SqlDatabase } from '../storage/sql.ts';
+import type { StoredList } from '../store/changes.ts';
 import { firstRequestUnanswered, listToReplay } from '../store/idempotency.ts';
 import { ListStore } from '../store/list-store.ts';
 import { LiveList, storeOptionsOf, type ListContext } from './live-list.ts';
@@ -23,8 +24,7 @@ export interface SingleListOptions {
  */
 export function singleList(options: SingleListOptions): OpenListDirectory {
   return (context) => {
-    if (options.listId !== undefined)
-      return new NamedListDirectory(context, options, options.listId);
+    if (options.listId !== undefined) return namedList(options.listId, context, options);
     // Opened on first use: unreadable storage fails the request, or the wake adopting streams.
     let list: LiveList | undefined;
     return {
@@ -47,76 +47,58 @@ function openKept(sql: SqlDatabase, listId: string, context: ListContext): LiveL
   return new LiveList(store, context);
 }
 
-class NamedListDirectory implements ListDirectory {
-  readonly defaultList = undefined;
-  readonly named = { get: (id: string) => this.#find(id) };
-  readonly #context: ListContext;
-  readonly #options: SingleListOptions;
-  readonly #listId: string;
+function namedList(listId: string, context: ListContext, place: SingleListOptions): ListDirectory {
+  const { sql, deleteAll } = place;
   /** Undefined until looked for; null when there is none. */
-  #list: LiveList | null | undefined;
-  #making = false;
-
-  constructor(context: ListContext, options: SingleListOptions, listId: string) {
-    this.#context = context;
-    this.#options = options;
-    this.#listId = listId;
-  }
-
-  #find(id: string): LiveList | undefined {
-    if (id !== this.#listId) return undefined;
-    const { sql } = this.#options;
+  let list: LiveList | null | undefined;
+  let making = false;
+  const find = (id: string): LiveList | undefined => {
+    if (id !== listId) return undefined;
     // Reading the storage writes nothing: a place whose list is gone stays empty.
-    if (this.#list === undefined) {
-      this.#list = isPrepared(sql) && hasListRow(sql, '') ? openKept(sql, id, this.#context) : null;
+    if (list === undefined) {
+      list = isPrepared(sql) && hasListRow(sql, '') ? openKept(sql, id, context) : null;
     }
-    return this.#list ?? undefined;
-  }
-
-  readonly create: ListDirectory['create'] = async (title, idempotencyKey, admit) => {
-    if (this.#making) throw firstRequestUnanswered();
-    const exists = this.#find(this.#listId) !== undefined;
-    const keyed = this.#keys().find((kept) => kept.idempotencyKey === idempotencyKey);
-    if (keyed !== undefined) return listToReplay(keyed.made, title, exists);
-    if (exists) throw new Error('This place holds its list already.');
-    // Other requests come in while `admit` waits: a retry with the key must not pass it by.
-    this.#making = true;
-    try {
-      await admit?.();
-    } finally {
-      this.#making = false;
-    }
-    const { sql } = this.#options;
-    prepare(sql);
-    const rows = newListRows('', { id: this.#listId, title }, idempotencyKey);
-    sql.transaction(() => runStatements(sql, rows));
-    this.#list = openKept(sql, this.#listId, this.#context);
-    return this.#list.store.resource;
+    return list ?? undefined;
   };
-
-  async delete(list: LiveList): Promise<void> {
-    // Gone at once for the requests that come while the storage is wiped; back if that fails.
-    this.#list = null;
-    const { sql, deleteAll } = this.#options;
-    // A key is kept in the transaction that removes the rest: no crash frees it to remake the list.
-    const wipe =
-      this.#keys().length > 0
-        ? async () => sql.transaction(() => runStatements(sql, listRowsDeletion('')))
-        : deleteAll;
-    try {
-      await list.delete(wipe);
-    } catch (error) {
-      this.#list = list;
-      throw error;
-    }
-  }
-
-  inMemory(): Iterable<LiveList> {
-    return this.#list ? [this.#list] : [];
-  }
-
   /** The key the list was made with, if it was; kept after the list is deleted. */
-  #keys() {
-    return isPrepared(this.#options.sql) ? keptListKeys(this.#options.sql) : [];
-  }
+  const keys = () => (isPrepared(sql) ? keptListKeys(sql) : new Map<string, StoredList>());
+  return {
+    defaultList: undefined,
+    named: { get: find },
+    async create(title, idempotencyKey, admit) {
+      if (making) throw firstRequestUnanswered();
+      const exists = find(listId) !== undefined;
+      const made = idempotencyKey === undefined ? undefined : keys().get(idempotencyKey);
+      if (made !== undefined) return listToReplay(made, title, exists);
+      if (exists) throw new Error('This place holds its list already.');
+      // Other requests come in while `admit` waits: a retry with the key must not pass it by.
+      making = true;
+      try {
+        await admit?.();
+      } finally {
+        making = false;
+      }
+      prepare(sql);
+      const rows = newListRows('', { id: listId, title }, idempotencyKey);
+      sql.transaction(() => runStatements(sql, rows));
+      list = openKept(sql, listId, context);
+      return list.store.resource;
+    },
+    async delete(deleted) {
+      // Gone at once for the requests that come while the storage is wiped; back if that fails.
+      list = null;
+      // A key stays, in the transaction that removes the rest: no crash lets it remake the list.
+      const wipe =
+        keys().size > 0
+          ? async () => sql.transaction(() => runStatements(sql, listRowsDeletion('')))
+          : deleteAll;
+      try {
+        await deleted.delete(wipe);
+      } catch (error) {
+        list = deleted;
+        throw error;
+      }
+    },
+    inMemory: () => (list ? [list] : []),
+  };
 }

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config.ts';
-import { LAST_EVENT_ID_PARAM } from '../model/events.ts';
+import { concatBytes } from '../http/body.ts';
 import type { ListInfo } from '../model/resources.ts';
 import type { ListStore } from '../store/list-store.ts';
 
@@ -9,6 +9,9 @@ export const PING = new TextEncoder().encode(': ping\n\n');
 /** Bytes a slow client may lag beyond its opening; past that it is dropped, and resumes by id. */
 export const MAX_BACKLOG_BYTES = 1 << 20;
 
+/** How long a dropped client has to take what its stream holds and see it end cleanly. */
+export const DROPPED_CLIENT_GRACE_MS = 10_000;
+
 export class StreamTally {
   openCount = 0;
   heartbeats = 0;
@@ -17,8 +20,6 @@ export class StreamTally {
     return this.heartbeats > 0;
   }
 }
-
-export type EventStreamStats = Pick<Readonly<StreamTally>, 'openCount' | 'heartbeatRunning'>;
 
 /** Where one client's events go, and the response that carries them: the host makes both. */
 export interface EventChannel {
@@ -31,13 +32,13 @@ export interface EventChannel {
   respond(init: ResponseInit): Response;
 }
 
-/** `viewOnly`, which a channel that outlives its list's memory keeps: it came by the view id. */
-export type OpenEventChannel = (queueBytes: number, viewOnly?: boolean) => EventChannel;
-
 /** What the host gives every list's streams. */
 export interface StreamHost {
-  /** How each event stream is made: a web `TransformStream`, Node's response, or a socket. */
-  readonly openEventChannel: OpenEventChannel;
+  /**
+   * How each event stream is made: a web `TransformStream`, Node's response, or a socket. A
+   * channel that outlives its list's memory keeps `viewOnly`: whether it came by the view id.
+   */
+  readonly openEventChannel: (queueBytes: number, viewOnly?: boolean) => EventChannel;
   /** False on workerd, where the worker writes them, so that the list's object can hibernate. */
   readonly writesHeartbeats: boolean;
   /** Runs a task once the answers under way are written, so a change is answered first. */
@@ -88,11 +89,84 @@ export class EventClient {
   }
 }
 
-/** The header a reconnecting EventSource sends wins over the query of the URL it first used. */
-export function lastEventIdOf(request: Request): string | undefined {
-  return (
-    request.headers.get('last-event-id') ||
-    new URL(request.url).searchParams.get(LAST_EVENT_ID_PARAM) ||
-    undefined
-  );
+/**
+ * A web `TransformStream` with a queue of our own, which ending can drop and still close cleanly.
+ * A failed write is all some hosts show of a client leaving (workerd's worker may miss the abort).
+ */
+export function webEventChannel(
+  queueBytes: number,
+  taken?: (byteCount: number) => void,
+): EventChannel & { readonly heldBytes: number } {
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const writer = writable.getWriter();
+  let queue: Uint8Array[] = [];
+  let queued = 0;
+  /** Written, and not yet taken by the client. */
+  let held = 0;
+  let ending = false;
+  let failed = false;
+  let passing = false;
+  let gone = () => {};
+  const leave = () => {
+    if (failed) return;
+    failed = true;
+    queue = [];
+    queued = 0;
+    gone();
+  };
+  // A cancelled stream errors the writer; closing it ourselves resolves `closed` instead.
+  writer.closed.catch(leave);
+  const pass = async () => {
+    if (passing || failed) return;
+    passing = true;
+    try {
+      while (queue.length > 0) {
+        await writer.ready;
+        if (queue.length === 0) break;
+        const chunk = concatBytes(queue);
+        queue = [];
+        queued = 0;
+        void writer.write(chunk).then(() => {
+          held -= chunk.byteLength;
+          taken?.(chunk.byteLength);
+        }, leave);
+      }
+      // `EventClient` ends a channel once: it is closed once.
+      if (ending) await writer.close();
+    } catch {
+      leave();
+    } finally {
+      passing = false;
+    }
+  };
+  return {
+    write(bytes) {
+      if (ending || failed || queued >= queueBytes) return false;
+      queue.push(bytes);
+      queued += bytes.byteLength;
+      held += bytes.byteLength;
+      void pass();
+      return true;
+    },
+    end(now) {
+      ending = true;
+      if (now && !failed) {
+        queue = [];
+        queued = 0;
+        // One that never reads again would hold its connection for ever: it is cut.
+        const cut = () => void writer.abort(new Error('The client stopped reading.')).catch(leave);
+        const timer = setTimeout(cut, DROPPED_CLIENT_GRACE_MS);
+        const stop = () => clearTimeout(timer);
+        writer.closed.then(stop, stop);
+      }
+      void pass();
+    },
+    onGone: (listener) => {
+      gone = listener;
+    },
+    get heldBytes() {
+      return held;
+    },
+    respond: (init) => new Response(readable, init),
+  };
 }

@@ -1,10 +1,9 @@
 import { concatBytes } from '../http/body.ts';
 import { HttpProblem } from '../http/problem.ts';
-import { RECONNECT_DELAY_MS, sseMessage } from '../model/events.ts';
-import type { Change, StoredList } from '../store/changes.ts';
+import { LAST_EVENT_ID_PARAM, RECONNECT_DELAY_MS, sseMessage } from '../model/events.ts';
+import type { Change } from '../store/changes.ts';
 import {
   EventClient,
-  lastEventIdOf,
   MAX_BACKLOG_BYTES,
   PING,
   type EventChannel,
@@ -77,10 +76,11 @@ export class EventStreams {
     for (const client of this.#clients) client.end();
   }
 
-  endForDeletion(list: StoredList): void {
+  endForDeletion(): void {
     this.#sendUnsent();
+    const { info } = this.#list.store.resource;
     const frame = (viewOnly: boolean) =>
-      encoder.encode(sseMessage('list-deleted', this.#list.jsonOf(list.info, viewOnly)));
+      encoder.encode(sseMessage('list-deleted', this.#list.jsonOf(info, viewOnly)));
     this.#sendAll(frame(false), frame(true));
     this.close();
   }
@@ -155,4 +155,13 @@ function unavailable(detail: string): HttpProblem {
   return new HttpProblem(503, detail, {
     headers: { 'retry-after': String(RECONNECT_DELAY_MS / 1000) },
   });
+}
+
+/** The header a reconnecting EventSource sends wins over the query of the URL it first used. */
+export function lastEventIdOf(request: Request): string | undefined {
+  return (
+    request.headers.get('last-event-id') ||
+    new URL(request.url).searchParams.get(LAST_EVENT_ID_PARAM) ||
+    undefined
+  );
 }

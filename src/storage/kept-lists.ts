@@ -1,10 +1,10 @@
 import { eventIdOf } from '../model/events.ts';
 import type { ListInfo, Todo } from '../model/resources.ts';
 import type { Change, KeptList, ListStoreOptions, StoredTodo } from '../store/changes.ts';
+import type { StoredList } from '../store/changes.ts';
 import { ListStore } from '../store/list-store.ts';
 import { ListWriter } from './list-writer.ts';
 import { hasListRow, keptListKeys, listDeletion, newListRows, prepare } from './schema.ts';
-import type { KeyedList } from './schema.ts';
 import { writeAll, runStatements, type SqlDatabase, type SqlWrites } from './sql.ts';
 
 export type StoreOptions = Pick<ListStoreOptions, 'keepChanges' | 'keys' | 'reportError'>;
@@ -16,7 +16,8 @@ export interface ListStores {
   openKept(options: StoreOptions): ListStore[];
   /** A new list's store, once the list is durable, and with `idempotencyKey` its key too. */
   create(info: ListInfo, options: StoreOptions, idempotencyKey?: string): Promise<ListStore>;
-  keptKeys(): KeyedList[];
+  /** Each key a list was made with, and that create's answer, the deleted lists' in order. */
+  keptKeys(): Iterable<readonly [string, StoredList]>;
   /** Once the list is gone from storage; its key is kept for `deletedKeysKept` deletions. */
   remove(listId: string, deletedKeysKept: number): Promise<void>;
 }

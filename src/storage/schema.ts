@@ -92,12 +92,6 @@ export function prepare(db: SqlDatabase): void {
   });
 }
 
-/** A list made by a create sent with an `Idempotency-Key`: the key, and that create's answer. */
-export interface KeyedList {
-  readonly idempotencyKey: string;
-  readonly made: StoredList;
-}
-
 /** A new empty list's rows under `key`, in a run of its own, and its key's if it has one. */
 export function newListRows(key: string, info: ListInfo, idempotencyKey?: string): SqlStatement[] {
   const run = newRunId();
@@ -151,15 +145,17 @@ export function listRowsDeletion(listId: string): SqlStatement[] {
   );
 }
 
-/** Every key a list was made with: the live lists', then the deleted ones' in deletion order. */
-export function keptListKeys(db: SqlDatabase): KeyedList[] {
-  return db
-    .all<{ idempotency_key: string; list: string; title_json: string; version: string }>(
-      `SELECT idempotency_key, list, title_json, version FROM list_keys
-         LEFT JOIN list_key_deletions USING (idempotency_key) ORDER BY sequence`,
-    )
-    .map((row) => {
-      const info = { id: row.list, title: JSON.parse(row.title_json) as string };
-      return { idempotencyKey: row.idempotency_key, made: { info, version: row.version } };
-    });
+/** The keys lists were made with, and their answers: live lists' first, then deleted in order. */
+export function keptListKeys(db: SqlDatabase): Map<string, StoredList> {
+  return new Map(
+    db
+      .all<{ idempotency_key: string; list: string; title_json: string; version: string }>(
+        `SELECT idempotency_key, list, title_json, version FROM list_keys
+           LEFT JOIN list_key_deletions USING (idempotency_key) ORDER BY sequence`,
+      )
+      .map((row) => {
+        const info = { id: row.list, title: JSON.parse(row.title_json) as string };
+        return [row.idempotency_key, { info, version: row.version }] as const;
+      }),
+  );
 }

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { DROPPED_CLIENT_GRACE_MS } from '../../src/live/web-event-channel.ts';
+import { DROPPED_CLIENT_GRACE_MS } from '../../src/live/event-channel.ts';
 import { useNodeServer } from '../support/node-server.ts';
 import { RawConnection } from '../support/raw-client.ts';
 import { sequenceOf } from '../support/sse.ts';

@@ -1,8 +1,7 @@
 import { Readable, type Writable } from 'node:stream';
 import { Response as AdapterResponse } from '@whatwg-node/server';
 import { concatBytes } from '../../http/body.ts';
-import type { EventChannel } from '../../live/event-channel.ts';
-import { DROPPED_CLIENT_GRACE_MS } from '../../live/web-event-channel.ts';
+import { DROPPED_CLIENT_GRACE_MS, type EventChannel } from '../../live/event-channel.ts';
 
 /**
  * A client's events written straight to its response, a Readable only for the adapter to pipe

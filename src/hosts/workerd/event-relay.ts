@@ -1,5 +1,5 @@
-import { EventClient, lastEventIdOf, PING } from '../../live/event-channel.ts';
-import { webEventChannel } from '../../live/web-event-channel.ts';
+import { EventClient, PING, webEventChannel } from '../../live/event-channel.ts';
+import { lastEventIdOf } from '../../live/event-streams.ts';
 import * as protocol from './relay-protocol.ts';
 
 /**
