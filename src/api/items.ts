@@ -39,12 +39,7 @@ const REFUSALS_ON_CONTENT = new Set([404, 412, 507]);
 /** The items and event stream of the default list and of named ones, alike (docs/api.md). */
 export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
   const { lists, limits, contentLengthIsExact, clientAddressOf, streamsPerClient } = deps;
-  const itemAnswer = (
-    responses: Responses,
-    status: number,
-    stored: StoredTodo,
-    location?: string,
-  ) => {
+  const reply = (responses: Responses, status: number, stored: StoredTodo, location?: string) => {
     const etag = etagOf(stored.version);
     const headers: Record<string, string> = location === undefined ? { etag } : { etag, location };
     return responses.apiJson(status, stored.json, headers);
@@ -86,7 +81,7 @@ export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
     const created = earlier
       ? itemToReplay(earlier.item, earlier.committed, fields)
       : await store.create(fields, key);
-    return itemAnswer(responses, 201, created, `${paths.todos}/${created.todo.id}`);
+    return reply(responses, 201, created, `${paths.todos}/${created.todo.id}`);
   };
 
   const replaceTodo: Answer = async (list, request, responses) => {
@@ -99,13 +94,13 @@ export function addItemRoutes(router: Routes, deps: ListRouteDeps) {
     const { store } = list.stillThere();
     const now = found(store.withPending.get(id));
     requireCurrent(request, now);
-    return itemAnswer(responses, 200, await store.replace(now, fields));
+    return reply(responses, 200, await store.replace(now, fields));
   };
 
   const deleteTodo: Answer = async ({ store }, request, responses) => {
     const current = found(store.withPending.get(request.params.id!));
     requireCurrent(request, current);
-    return itemAnswer(responses, 200, await store.delete(current));
+    return reply(responses, 200, await store.delete(current));
   };
 
   // The client's own limit first, as on workerd, where the worker counts before it asks the
