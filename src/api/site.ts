@@ -102,6 +102,7 @@ const HTML_HEADERS = {
 
 const PAGES = {
   [LIST_PAGE]: 'index.html',
+  // At the root, so that the page's service worker may control every page of the origin.
   '/service-worker.js': 'build/page/service-worker.js',
 };
 

@@ -71,7 +71,7 @@ export function refuseViewOnly(viewOnly: boolean): void {
 
 const utf8 = new TextEncoder();
 
-/** A list as the routes serve it; its streams are made for a first client, not for every list. */
+/** A list as the routes serve it; its streams are made for a first client (or at shutdown). */
 export class LiveList {
   readonly store: ListStore;
   readonly paths: ListPaths;

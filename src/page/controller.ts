@@ -113,7 +113,8 @@ export class TodoController {
   #render(): void {
     const gone = this.#stream.state === 'gone';
     this.status.showPending(this.#queue.kept);
-    this.#newTodo.hidden = this.#newTodo.disabled = gone || !this.#editable;
+    this.#newTodo.hidden = gone || !this.#editable;
+    this.#newTodo.disabled = gone || !this.#editable;
     this.#items.render(gone ? [] : this.#model.shown(), this.#editable && !gone);
   }
 

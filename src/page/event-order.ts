@@ -8,7 +8,7 @@ export function compareVersions(a: string, b: string): number | undefined {
 }
 
 /** Whether `version` comes after `held`: one of another run, or not placed, is the newest word. */
-export function isLater(version: string, held: string | undefined): boolean {
+export function isLaterTitle(version: string, held: string | undefined): boolean {
   return held === undefined || (version !== held && (compareVersions(version, held) ?? 1) > 0);
 }
 

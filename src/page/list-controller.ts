@@ -2,7 +2,7 @@ import type { IdentifiedEvent } from '../model/events.ts';
 import { listPageOf } from '../model/resources.ts';
 import { isNotFound, type ListApi } from './api-client.ts';
 import { find } from './dom.ts';
-import { isLater } from './event-order.ts';
+import { isLaterTitle } from './event-order.ts';
 import type { ConnectionState } from './event-stream.ts';
 import { viewIds } from './page-database.ts';
 import type { StatusView } from './status-view.ts';
@@ -115,7 +115,7 @@ export class ListController {
 
   /** Told the title by a read, an event or a rename's answer, in any order: the later wins. */
   #showTitle(title: string, version: string): void {
-    if (!isLater(version, this.#titleVersion)) return;
+    if (!isLaterTitle(version, this.#titleVersion)) return;
     this.#title = title;
     this.#titleVersion = version;
     if (!this.#gone) this.#showTitleField();

@@ -42,7 +42,8 @@ feed.start();
 // No service worker outside a secure context; a failed registration (storage off, say) leaves
 // the page working online: no news.
 navigator.serviceWorker?.register('/service-worker.js', { type: 'module' }).catch(() => {});
-// Named the files loaded before it took control, the worker keeps those of the page's own.
+// The worker keeps the page's own files (none of another origin, nor the API's): it is told
+// those loaded before it took control.
 void navigator.serviceWorker?.ready.then((registration) => {
   const loaded = performance.getEntriesByType('resource').map((entry) => entry.name);
   registration.active?.postMessage({ keep: [location.href, ...loaded] });

@@ -2,7 +2,10 @@ import type { IdentifiedEvent } from '../model/events.ts';
 import type { Todo } from '../model/resources.ts';
 import { compareVersions } from './event-order.ts';
 
-/** The version an edit was made on: the item's, if known, and the list's, no item being later. */
+/**
+ * The version an edit was made on: the item's, if known, and the list's, which no item shown was
+ * later than.
+ */
 interface EditBase {
   readonly item?: string;
   readonly list?: string;

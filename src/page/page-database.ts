@@ -62,7 +62,7 @@ export const lastSeen = {
 
 const VIEW_ID_KEY = 'todo-view-id ';
 
-/** Each named list's view id, in `localStorage` to be read at once: may a page opened edit? */
+/** Each named list's view id, in `localStorage`, read at once, offline too: may a page edit? */
 export const viewIds = {
   read(list: string): string | undefined {
     try {

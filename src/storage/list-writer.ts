@@ -21,6 +21,7 @@ type WriterBounds = Pick<ListStoreOptions, 'keepChanges' | 'keys'>;
 /**
  * One list's changes on their way to SQLite; a transaction's move the sequence with one statement.
  * A fold trims the kept changes only as it folds them: an unfolded change is all that records it.
+ * Item keys are trimmed at folds too, so a list's key rows stay within `keys.most` + `FOLD_EVERY`.
  */
 export class ListWriter {
   readonly #writes: SqlWrites;
@@ -95,7 +96,10 @@ export class ListWriter {
     return [{ sql, params, orFail: SHARED_STORAGE }, ...rows];
   }
 
-  /** Each item written once, as `changes` left it; trimming here spares each commit deletes. */
+  /**
+   * Each item written once, as `changes` left it, new ones in the order they were made (their
+   * rowids are the list's order); trimming here spares each commit deletes.
+   */
   #fold(changes: readonly Change[], through: number): SqlStatement[] {
     const listKey = this.#listKey;
     const touched = new Map<string, { readonly first: ItemChange; last: ItemChange }>();

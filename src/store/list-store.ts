@@ -159,6 +159,7 @@ export class ListStore implements ListState {
   #commit(change: Change): void {
     if (change.type === 'list-renamed') this.#resource = change.list;
     else if (change.type === 'deleted') this.#items.delete(change.item.todo.id);
+    // Map.set keeps a replaced item's place: the list stays in creation order.
     else this.#items.set(change.item.todo.id, change.item);
     if (change.type === 'created' && change.key !== undefined) {
       this.#keys.record({ key: change.key, item: change.item, at: Date.now() });

@@ -156,6 +156,7 @@ describe('the storage file', () => {
     expect(process.stdout).toContain(
       'cannot use the storage file /nonexistent-folder/todos.sqlite',
     );
+    expect(process.stdout).toContain('Set STORAGE_FILE, or change storage.file in');
   });
 
   it('says where the list is kept when it starts', async () => {

@@ -5,6 +5,7 @@ import { configDir, ServiceProcess } from '../support/service-process.ts';
 import { createServer } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
+import { DEFAULT_NODE_CONFIG, loadConfig } from '../../src/hosts/node/node-config.ts';
 
 const started: ServiceProcess[] = [];
 function start(args: string[] = [], env: Record<string, string> = {}): ServiceProcess {
@@ -18,6 +19,10 @@ afterEach(() => started.splice(0).forEach((service) => service.stop()));
 const PORT_ATTEMPTS = 3;
 
 describe('starting the service', () => {
+  it('sets in config/prod.yaml the defaults a key left out takes', () => {
+    expect(loadConfig('config/prod.yaml', {})).toEqual(DEFAULT_NODE_CONFIG);
+  });
+
   it('starts the prod profile when given no argument', async () => {
     const service = start();
     await service.url();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IdentifiedEvent } from '../../src/model/events.ts';
-import { EventOrder, isLater } from '../../src/page/event-order.ts';
+import { EventOrder, isLaterTitle } from '../../src/page/event-order.ts';
 
 const todo = { id: 'a', title: 'A', completed: false };
 const snapshot = (id: string): IdentifiedEvent => ({ type: 'snapshot', id, todos: [todo] });
@@ -66,25 +66,25 @@ describe('EventOrder', () => {
   });
 });
 
-describe('isLater, which picks the title a list page shows', () => {
+describe('isLaterTitle, which picks the title a list page shows', () => {
   it('takes the first title it hears, however it came', () => {
-    expect(isLater('r.0', undefined)).toBe(true);
+    expect(isLaterTitle('r.0', undefined)).toBe(true);
   });
 
   it('keeps a renamed title when a read answers with an older version', () => {
-    expect(isLater('r.3', 'r.7')).toBe(false);
+    expect(isLaterTitle('r.3', 'r.7')).toBe(false);
   });
 
   it('takes a rename later than the title read', () => {
-    expect(isLater('r.12', 'r.3')).toBe(true);
+    expect(isLaterTitle('r.12', 'r.3')).toBe(true);
   });
 
   it('changes nothing for the version it holds, as when a rename and its event both arrive', () => {
-    expect(isLater('r.7', 'r.7')).toBe(false);
+    expect(isLaterTitle('r.7', 'r.7')).toBe(false);
   });
 
   it('takes the title of another run, or of a version it cannot place', () => {
-    expect(isLater('new.2', 'old.40')).toBe(true);
-    expect(isLater('not a version', 'new.2')).toBe(true);
+    expect(isLaterTitle('new.2', 'old.40')).toBe(true);
+    expect(isLaterTitle('not a version', 'new.2')).toBe(true);
   });
 });

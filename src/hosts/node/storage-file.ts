@@ -53,7 +53,10 @@ export function openSqliteFile(file: string): SqlDatabase & { close(): void } {
   const statements = new Map<string, StatementSync>();
   const prepared = (sql: string) => {
     let statement = statements.get(sql);
-    if (statement === undefined) statements.set(sql, (statement = db.prepare(sql)));
+    if (statement === undefined) {
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
     return statement;
   };
   return {
