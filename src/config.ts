@@ -53,7 +53,7 @@ export function oneOf<const C extends readonly string[]>(choices: C): Rule<C[num
 /** Timers hold at most 2^31 - 1 ms; a longer one silently fires after 1 ms. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** The handler's settings, checked the same way whichever host reads them (docs/configuration.md). */
+/** The handler's settings, checked alike whichever host reads them (docs/configuration.md). */
 export const APP_CONFIG_RULES = {
   limits: {
     maxBodyBytes: setting(integer(1), 16384),

@@ -41,7 +41,10 @@ export class EventStreams {
     });
   }
 
-  /** A new stream's channel, or 503 when the list is full or stopping; `onEnd` runs at its end, never on a refusal. */
+  /**
+   * A new stream's channel, or 503 when the list is full or stopping; `onEnd` runs at its end,
+   * never on a refusal.
+   */
   open(request: Request, viewOnly: boolean, onEnd?: () => void): EventChannel {
     if (this.#closed) throw unavailable('The server is shutting down; reconnect in a moment.');
     const { maxClients } = this.#context.config.sse;

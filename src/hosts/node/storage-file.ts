@@ -4,7 +4,7 @@ import { newViewSecret } from '../../lists/list-id.ts';
 import { committerOn, GroupCommit } from '../../storage/group-commit.ts';
 import type { SqlDatabase, SqlValue } from '../../storage/sql.ts';
 
-/** The lists kept in the SQLite file `file`, in group commits; if unusable, why, for an operator. */
+/** The lists kept in the SQLite file `file`, in group commits; if it is unusable, why. */
 export function openStorageAt(file: string) {
   let opened: ReturnType<typeof openSqliteFile> | undefined;
   try {
