@@ -217,6 +217,11 @@ export class Workerd {
     return this.#testCall(TEST_PATHS.olderFormat, listId);
   }
 
+  /** Turns the storage of the list `listId`, or the default list's, back into format 1. */
+  formatOne(listId?: string): Promise<void> {
+    return this.#testCall(TEST_PATHS.formatOne, listId);
+  }
+
   /** Resets the object of `listId`, as a crash does, right after its next write is durable. */
   crashAfterNextWrite(listId?: string): Promise<void> {
     return this.#testCall(TEST_PATHS.crashAfterNextWrite, listId);

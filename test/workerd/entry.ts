@@ -114,6 +114,17 @@ export class TodoListObject extends ListObject {
     }
     sql.exec('CREATE TABLE list_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
   }
+
+  /** Today's tables turned back into format 1's; an eviction must follow, as for `olderFormat`. */
+  formatOne(): void {
+    const sql = this.ctx.storage.sql;
+    sql.exec(`CREATE TABLE list_change_keys (
+       list TEXT NOT NULL, sequence INTEGER NOT NULL, idempotency_key TEXT NOT NULL,
+       PRIMARY KEY (list, sequence)) WITHOUT ROWID`);
+    sql.exec('INSERT INTO list_change_keys SELECT list, sequence, idempotency_key FROM item_keys');
+    sql.exec('DROP TABLE item_keys');
+    sql.exec('UPDATE storage_format SET version = 1');
+  }
 }
 
 type TestNamespace = DurableObjectNamespace<TodoListObject>;
@@ -167,15 +178,18 @@ export default {
     if (
       path === TEST_PATHS.forget ||
       path === TEST_PATHS.evict ||
-      path === TEST_PATHS.olderFormat
+      path === TEST_PATHS.olderFormat ||
+      path === TEST_PATHS.formatOne
     ) {
       const object = objectOf(url, env);
+      const rewriteTables = () =>
+        path === TEST_PATHS.olderFormat ? object.olderFormat() : object.formatOne();
       const call =
         path === TEST_PATHS.forget
           ? object.forget()
           : path === TEST_PATHS.evict
             ? object.evict()
-            : object.olderFormat().then(() => objectOf(url, env).evict());
+            : rewriteTables().then(() => objectOf(url, env).evict());
       // The call fails by design, with the reason it gave: the object it runs in is aborted.
       await call.catch((error: unknown) => {
         if (!String(error).includes(FORGET_REASON)) throw error;

@@ -20,6 +20,17 @@ describe('Idempotency-Key on workerd, the objects evicted', () => {
     expect([retry, await (await dev().fetch('/api/todos')).json()]).toEqual([answered, before]);
   });
 
+  it('reads a list kept in format 1, answering its kept item keys as the first', async () => {
+    const { id } = await createList(dev().asService());
+    const todos = namedListPaths(id).todos;
+    const key = newKey();
+    const answered = await answerOf(await dev().fetch(todos, keyed({ title: 'a' }, key)));
+    const before = await (await dev().fetch(todos)).json();
+    await dev().formatOne(id);
+    const retry = await answerOf(await dev().fetch(todos, keyed({ title: 'a' }, key)));
+    expect([retry, await (await dev().fetch(todos)).json()]).toEqual([answered, before]);
+  });
+
   it('answers a retried create on a named list as the first after its object was evicted', async () => {
     const { id } = await createList(dev().asService());
     const todos = namedListPaths(id).todos;

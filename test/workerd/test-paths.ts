@@ -21,6 +21,11 @@ export const TEST_PATHS = {
    */
   olderFormat: '/__test/older-format',
   /**
+   * Turns the list's storage back into format 1, which kept an item's key only beside its kept
+   * change, and evicts the object.
+   */
+  formatOne: '/__test/format-one',
+  /**
    * Makes the object's next write to its storage (a transaction, or wiping it all) its last
    * act: once the write is durable, the object is reset, as by a crash.
    */
