@@ -7,6 +7,7 @@ import { expectProblem, sendJson, type TodoJson } from './support/api.ts';
 import { freshFile } from './support/fresh-file.ts';
 import { heldService, opened, sqliteService } from './support/sqlite-service.ts';
 import { answerOf, keyed } from './conformance/idempotency.ts';
+import { TO_FORMAT_ONE } from './workerd/test-paths.ts';
 
 type Service = ReturnType<typeof sqliteService>;
 
@@ -42,12 +43,7 @@ function rowsIn(file: string, table: string): number {
 /** Turns `file` back into format 1, which kept an item's key beside its kept change. */
 function asFormatOne(file: string): void {
   const db = new DatabaseSync(file);
-  db.exec(`CREATE TABLE list_change_keys (
-     list TEXT NOT NULL, sequence INTEGER NOT NULL, idempotency_key TEXT NOT NULL,
-     PRIMARY KEY (list, sequence)) WITHOUT ROWID;
-   INSERT INTO list_change_keys SELECT list, sequence, idempotency_key FROM item_keys;
-   DROP TABLE item_keys;
-   UPDATE storage_format SET version = 1`);
+  for (const statement of TO_FORMAT_ONE) db.exec(statement);
   db.close();
 }
 

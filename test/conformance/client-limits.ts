@@ -141,10 +141,10 @@ function streamLimits(host: TestHost) {
       return stream;
     };
     const refusal = (address: string, path = api().paths.sse) => api().fetchFrom(address, path);
-    /** An address holding all the streams it may, on the default list. */
-    const full = async () => {
+    /** An address holding all the streams it may, on the default list or at `path`. */
+    const full = async (path?: string) => {
       const address = newAddress();
-      for (let open = 0; open < STREAMS_PER_ADDRESS; open += 1) await streamAs(address);
+      for (let open = 0; open < STREAMS_PER_ADDRESS; open += 1) await streamAs(address, path);
       return address;
     };
     const namedList = async () => {
@@ -171,8 +171,7 @@ function streamLimits(host: TestHost) {
       // default list's object, so a count there can match while one of these is not yet in it.
       const listId = await namedList();
       const { sse } = namedListPaths(listId);
-      const address = newAddress();
-      for (let open = 0; open < STREAMS_PER_ADDRESS; open += 1) await streamAs(address, sse);
+      const address = await full(sse);
       const stats = () => api().streamStats(listId);
       const openStreams = async () => (await stats()).openStreams;
       await expect.poll(openStreams, { timeout: 5000 }).toBe(STREAMS_PER_ADDRESS);

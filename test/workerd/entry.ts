@@ -1,6 +1,6 @@
 import worker, { TodoListObject as ListObject } from '../../src/hosts/workerd/worker.ts';
 import { LIST_NAME, objectIdOf, type Env } from '../../src/hosts/workerd/todo-list-object.ts';
-import { FORGET_REASON, TEST_PATHS } from './test-paths.ts';
+import { FORGET_REASON, TEST_PATHS, TO_FORMAT_ONE } from './test-paths.ts';
 
 /**
  * The real object under the name `wrangler.toml` binds, plus what only a test may do to it.
@@ -117,13 +117,7 @@ export class TodoListObject extends ListObject {
 
   /** Today's tables turned back into format 1's; an eviction must follow, as for `olderFormat`. */
   formatOne(): void {
-    const sql = this.ctx.storage.sql;
-    sql.exec(`CREATE TABLE list_change_keys (
-       list TEXT NOT NULL, sequence INTEGER NOT NULL, idempotency_key TEXT NOT NULL,
-       PRIMARY KEY (list, sequence)) WITHOUT ROWID`);
-    sql.exec('INSERT INTO list_change_keys SELECT list, sequence, idempotency_key FROM item_keys');
-    sql.exec('DROP TABLE item_keys');
-    sql.exec('UPDATE storage_format SET version = 1');
+    for (const statement of TO_FORMAT_ONE) this.ctx.storage.sql.exec(statement);
   }
 }
 

@@ -44,3 +44,13 @@ export const TEST_PATHS = {
 
 /** The reason `forget` aborts the object with: the runtime logs it, and it is expected. */
 export const FORGET_REASON = 'forgotten by the test host';
+
+/** Turns today's tables back into format 1's, which kept an item's key beside its kept change. */
+export const TO_FORMAT_ONE = [
+  `CREATE TABLE list_change_keys (
+     list TEXT NOT NULL, sequence INTEGER NOT NULL, idempotency_key TEXT NOT NULL,
+     PRIMARY KEY (list, sequence)) WITHOUT ROWID`,
+  'INSERT INTO list_change_keys SELECT list, sequence, idempotency_key FROM item_keys',
+  'DROP TABLE item_keys',
+  'UPDATE storage_format SET version = 1',
+];
